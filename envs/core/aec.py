@@ -1,0 +1,154 @@
+"""The generic PettingZoo AEC environment over any `Game` (a batch of one).
+
+Follows the PettingZoo classic-env conventions: agents player_0..player_{N-1}, Dict
+observations with an int8 action mask that is all zeros for agents not to move, the mask also
+in infos, EzPickle, `env()` = `raw_env()` + the standard wrappers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .game import Game
+
+
+class HeistAECEnv(AECEnv, EzPickle):
+    """One game of `game_cls` as a turn-based PettingZoo environment."""
+
+    game_cls: ClassVar[type[Game]]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
+                                          "is_parallelizable": False, "name": "heist"}
+
+    def __init__(self, render_mode: str | None = None, **options: Any):
+        EzPickle.__init__(self, render_mode=render_mode, **options)
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"{self.metadata['name']}: invalid render_mode {render_mode!r}; "
+                             f"allowed: None, {', '.join(self.metadata['render_modes'])}")
+        self.render_mode = render_mode
+        self.game = self.game_cls(**options)
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, np.inf, (self.game.obs_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.game.num_actions)
+                              for a in self.possible_agents}
+        self._zero_mask = np.zeros(self.game.num_actions, np.int8)
+        self._zero_mask.flags.writeable = False
+        self.state = None
+        self._seed_rng = np.random.default_rng()
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is None:
+            seed = int(self._seed_rng.integers(0, 2**63 - 1))
+        self.seed_value = int(seed)
+        self.state = self.game.init(np.array([self.seed_value], dtype=np.int64))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.num_moves = 0
+        self._sync()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"{self.metadata['name']}: {agent} must act with an int action "
+                             f"in 0..{self.game.num_actions - 1}, got {action!r}")
+        self._cumulative_rewards[agent] = 0.0
+        self.game.step(self.state, np.array([int(action)], dtype=np.int64))
+        self.num_moves += 1
+        self._sync()
+        self._accumulate_rewards()
+
+    def _sync(self) -> None:
+        """Copy the kernel's batch-of-one state into the AEC bookkeeping."""
+        st = self.state
+        r = st.rewards[0]
+        for i, a in enumerate(self.agents):
+            self.rewards[a] = float(r[i])
+        done = bool(st.terminated[0] | st.truncated[0])
+        for a in self.agents:
+            self.infos[a] = {"action_mask": self._zero_mask}
+        if done:
+            flag = self.terminations if st.terminated[0] else self.truncations
+            for a in self.agents:
+                flag[a] = True
+            final = self.game.scores(st)[0]
+            wins = self.game.winners(st)[0]
+            for i, a in enumerate(self.agents):
+                self.infos[a].update(final_scores=final.tolist(), winners=np.flatnonzero(
+                    wins).tolist(), score=int(final[i]))
+            # keep cycling through the agents so each one sees its final reward
+            cur = self.agent_name_mapping.get(getattr(self, "agent_selection", ""), -1)
+            self.agent_selection = self.agents[(cur + 1) % len(self.agents)]
+        else:
+            self.agent_selection = self.possible_agents[int(st.current_player[0])]
+            self.infos[self.agent_selection] = {
+                "action_mask": st.legal_action_mask[0].astype(np.int8)}
+
+    # -- views -------------------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        obs = self.game.observe(self.state, seat)[0]
+        if agent == self.agent_selection and not (self.terminations[agent]
+                                                  or self.truncations[agent]):
+            mask = self.state.legal_action_mask[0].astype(np.int8)
+        else:
+            mask = np.zeros(self.game.num_actions, np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass "
+                                  "render_mode='ansi' or 'human' to env().")
+            return None
+        text = self.game.render(self.state, 0)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def make_env_fns(raw_cls: type[HeistAECEnv]):
+    """`env()` (with PettingZoo's standard wrappers) and `raw_env()` for a game module."""
+
+    def env(**kwargs: Any) -> AECEnv:
+        e = raw_cls(**kwargs)
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+        e = wrappers.AssertOutOfBoundsWrapper(e)
+        return wrappers.OrderEnforcingWrapper(e)
+
+    def raw_env(**kwargs: Any) -> HeistAECEnv:
+        return raw_cls(**kwargs)
+
+    env.__doc__ = f"The {raw_cls.game_cls.title} AEC env with PettingZoo's standard wrappers."
+    raw_env.__doc__ = f"The unwrapped {raw_cls.game_cls.title} AEC env (illegal actions raise)."
+    return env, raw_env

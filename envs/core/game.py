@@ -1,0 +1,208 @@
+"""The kernel base class every game derives from.
+
+A game supplies its rules as `_init`, `_step`, `_observe`, `scores` and `rank_keys` over index
+subsets of a batch. This base adds what all games share: option validation, action
+validation with clear errors, forced-move settling, the step bound, terminal rewards, the
+oracle (`reveal_hidden`) view and layout-derived helpers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .layout import ActionLayout, Block, Field, ObservationLayout
+from .options import COMMON_OPTIONS, Option, resolve_options
+from .rng import seed_keys
+from .state import BatchState
+
+
+class Game:
+    """Rules of one game as a vectorized kernel over a batch of independent games."""
+
+    name: ClassVar[str]  # registry / PettingZoo name, e.g. "big_score_v0"
+    title: ClassVar[str]  # human name, e.g. "The Big Score"
+    version: ClassVar[int] = 0  # bumped by any change that alters learning
+    player_counts: ClassVar[tuple[int, ...]]
+    GAME_OPTIONS: ClassVar[dict[str, Option]] = {}
+    score_scale: ClassVar[float] = 100.0  # divides score margins for reward="score"
+
+    observation_layout: ObservationLayout  # set by subclasses in __init__ (the base view)
+    action_layout: ActionLayout
+
+    # -- construction -----------------------------------------------------------------------
+    def __init__(self, **options: Any):
+        spec = self.option_spec()
+        self.options = resolve_options(self.name, spec, options)
+        self.num_players: int = self.options["num_players"]
+        self.validate: bool = self.options["validate"]
+        self.auto_forced: bool = self.options["auto_forced"]
+        self.reveal_hidden: bool = self.options["reveal_hidden"]
+        self.reward_mode: str = self.options["reward"]
+        self._setup()
+        self.max_steps: int = self.options["max_steps"] or self.default_max_steps()
+        self.num_actions = self.action_layout.size
+        self.base_obs_size = self.observation_layout.size
+        if self.reveal_hidden:
+            base = self.observation_layout
+            self.observation_layout = ObservationLayout([Block(
+                "seat", self.num_players,
+                tuple(Field(n, s) for n, s in base),
+                "every seat's own view, relative to the observer (0 = self)")])
+        self.obs_size = self.observation_layout.size
+
+    @classmethod
+    def option_spec(cls) -> dict[str, Option]:
+        counts = cls.player_counts
+        spec = {"num_players": Option(counts[min(2, len(counts) - 1)] if len(counts) > 2
+                                      else counts[0], "number of players", choices=counts)}
+        spec.update(cls.GAME_OPTIONS)
+        spec.update(COMMON_OPTIONS)
+        return spec
+
+    def _setup(self) -> None:
+        """Build layouts and tables from self.options (subclasses)."""
+        raise NotImplementedError
+
+    def default_max_steps(self) -> int:
+        raise NotImplementedError
+
+    # -- the public kernel API ----------------------------------------------------------------
+    def init(self, seeds: int | np.ndarray) -> BatchState:
+        """A batch of fresh games, one per seed."""
+        keys = seed_keys(seeds)
+        state = self._init(keys)
+        self._settle(state, np.arange(len(keys)))
+        return state
+
+    def step(self, state: BatchState, actions: np.ndarray | int) -> BatchState:
+        """Apply one action per game (games already over ignore theirs); updates in place."""
+        B = state.batch_size
+        acts = np.asarray(actions)
+        if acts.ndim == 0:
+            acts = np.full(B, int(acts))
+        if acts.shape != (B,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(f"{self.name}: actions must be an int array of shape ({B},), "
+                             f"got {np.asarray(actions).dtype} {np.asarray(actions).shape}")
+        live = np.flatnonzero(~(state.terminated | state.truncated))
+        state.rewards[:] = 0.0
+        if live.size == 0:
+            return state
+        a = acts[live]
+        if self.validate:
+            self._check_actions(state, live, a)
+        self._step(state, live, a.astype(np.int64))
+        state.steps[live] += 1
+        self._settle(state, live)
+        return state
+
+    def observe(self, state: BatchState, player: int | np.ndarray) -> np.ndarray:
+        """float32 [B, obs_size]: what `player` (an int or one seat per game) may know."""
+        B = state.batch_size
+        seats = np.broadcast_to(np.asarray(player, dtype=np.int64), (B,))
+        if seats.size and (seats.min() < 0 or seats.max() >= self.num_players):
+            raise ValueError(f"{self.name}: player must be in 0..{self.num_players - 1}, "
+                             f"got {player!r}")
+        if not self.reveal_hidden:
+            return self._observe(state, seats)
+        parts = [self._observe(state, (seats + q) % self.num_players)
+                 for q in range(self.num_players)]
+        return np.concatenate(parts, axis=1)
+
+    def obs_fields(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """Decode an observation (or a batch) into named parts."""
+        return self.observation_layout.decode(obs)
+
+    def action_name(self, action: int) -> str:
+        return self.action_layout.name(action)
+
+    def legal_actions(self, state: BatchState, b: int = 0) -> list[int]:
+        return np.flatnonzero(state.legal_action_mask[b]).tolist()
+
+    def scores(self, state: BatchState) -> np.ndarray:
+        """The rulebook's final tally per player, int [B, N] (meaningful once over)."""
+        raise NotImplementedError
+
+    def rank_keys(self, state: BatchState) -> np.ndarray:
+        """int64 [B, N]: higher ranks better after the rulebook's tie-breakers; equal = tied."""
+        raise NotImplementedError
+
+    def winners(self, state: BatchState) -> np.ndarray:
+        """bool [B, N]: the (co-)winners of finished games."""
+        keys = self.rank_keys(state)
+        return keys == keys.max(axis=1, keepdims=True)
+
+    def render(self, state: BatchState, b: int = 0, player: int | None = None) -> str:
+        raise NotImplementedError
+
+    def resample_hidden(self, state: BatchState, player: int | np.ndarray,
+                        seeds: int | np.ndarray) -> BatchState:
+        raise NotImplementedError
+
+    # -- for subclasses -----------------------------------------------------------------------
+    def _init(self, keys: np.ndarray) -> BatchState:
+        raise NotImplementedError
+
+    def _step(self, state: BatchState, idx: np.ndarray, actions: np.ndarray) -> None:
+        """Apply `actions` in games `idx` (all live); refresh their mask and current player."""
+        raise NotImplementedError
+
+    def _observe(self, state: BatchState, seats: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def _finish(self, state: BatchState, idx: np.ndarray) -> None:
+        """Mark games `idx` over by the rules and hand out the terminal rewards."""
+        if idx.size == 0:
+            return
+        state.terminated[idx] = True
+        state.current_player[idx] = -1
+        state.legal_action_mask[idx] = False
+        sub = state[idx]
+        state.rewards[idx] = self.terminal_rewards(self.rank_keys(sub), self.scores(sub))
+
+    def terminal_rewards(self, keys: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """float32 [B, N] zero-sum rewards from rank keys (win_loss) or scores (score)."""
+        n = keys.shape[1]
+        if self.reward_mode == "score":
+            s = scores.astype(np.float64)
+            others = (s.sum(axis=1, keepdims=True) - s) / (n - 1)
+            return ((s - others) / self.score_scale).astype(np.float32)
+        win = keys == keys.max(axis=1, keepdims=True)
+        k = win.sum(axis=1, keepdims=True)
+        losers = n - k
+        r = np.where(win, 1.0 / k, -1.0 / np.maximum(losers, 1))
+        r[(losers == 0)[:, 0]] = 0.0
+        return r.astype(np.float32)
+
+    # -- internals ----------------------------------------------------------------------------
+    def _check_actions(self, state: BatchState, live: np.ndarray, a: np.ndarray) -> None:
+        bad_range = (a < 0) | (a >= self.num_actions)
+        if bad_range.any():
+            j = int(np.flatnonzero(bad_range)[0])
+            raise ValueError(f"{self.name}: game {int(live[j])}: action {int(a[j])} is out of "
+                             f"range; actions are 0..{self.num_actions - 1}")
+        ok = state.legal_action_mask[live, a]
+        if not ok.all():
+            j = int(np.flatnonzero(~ok)[0])
+            b = int(live[j])
+            legal = [f"{i} ({self.action_name(i)})" for i in self.legal_actions(state, b)]
+            raise ValueError(f"{self.name}: game {b}: action {int(a[j])} "
+                             f"({self.action_name(int(a[j]))}) is illegal for player "
+                             f"{int(state.current_player[b])}; legal: {', '.join(legal)}")
+
+    def _settle(self, state: BatchState, idx: np.ndarray) -> None:
+        """Play forced single-option decisions (if enabled) and apply the step bound."""
+        if self.auto_forced:
+            for _ in range(self.max_steps):
+                sub = idx[~state.terminated[idx]]
+                forced = sub[state.legal_action_mask[sub].sum(axis=1) == 1]
+                if forced.size == 0:
+                    break
+                self._step(state, forced, state.legal_action_mask[forced].argmax(axis=1))
+        over = idx[~state.terminated[idx] & (state.steps[idx] >= self.max_steps)]
+        if over.size:
+            state.truncated[over] = True
+            state.current_player[over] = -1
+            state.legal_action_mask[over] = False
+
