@@ -1,0 +1,49 @@
+"""Policies that play any heistbench game: random, a heuristic bot per game, trained models.
+
+`make_policy(spec, game)` builds one from the same strings the CLI takes: "random",
+"heuristic", or a checkpoint path.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+from .base import Policy, RandomPolicy, sample_legal
+
+# env name -> "module:class" of its heuristic bot
+HEURISTICS: dict[str, str] = {
+    "big_score_v0": "heistbench.agents.big_score:BigScoreHeuristic",
+}
+
+
+def _game_name(game: Any) -> str:
+    return game if isinstance(game, str) else game.name
+
+
+def heuristic_policy(game: Any, seed: int | None = 0) -> Policy:
+    """The heuristic bot of `game` (a Game instance)."""
+    name = _game_name(game)
+    if name not in HEURISTICS:
+        raise ValueError(f"no heuristic bot for {name!r}; available: {', '.join(HEURISTICS)}")
+    mod, cls = HEURISTICS[name].split(":")
+    return getattr(importlib.import_module(mod), cls)(game, seed=seed)
+
+
+def make_policy(spec: str, game: Any, seed: int | None = 0) -> Policy:
+    """"random", "heuristic" or a checkpoint path -> a batched policy for `game` (a Game)."""
+    if spec == "random":
+        return RandomPolicy(game, seed=seed)
+    if spec == "heuristic":
+        return heuristic_policy(game, seed=seed)
+    if Path(spec).exists() or spec.endswith(".zip"):
+        from .model import ModelPolicy
+
+        return ModelPolicy.load(spec, game)
+    raise ValueError(f"unknown policy {spec!r}: use 'random', 'heuristic' or the path of a "
+                     "checkpoint (a run directory or its model .zip)")
+
+
+__all__ = ["HEURISTICS", "Policy", "RandomPolicy", "heuristic_policy", "make_policy",
+           "sample_legal"]

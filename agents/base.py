@@ -1,0 +1,42 @@
+"""The policy interface every agent implements, and the uniform random policy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Policy:
+    """Plays any seat of a game, batched: `act(obs [B, D], mask [B, A]) -> actions [B]`."""
+
+    name: str = "policy"
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        """Forget per-game memory (policies that keep none need not override)."""
+
+
+def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The action of rank floor(u * #legal) among each row's legal actions (vectorized)."""
+    m = np.asarray(mask, dtype=bool)
+    cum = np.cumsum(m, axis=1)
+    n = cum[:, -1]
+    if (n == 0).any():
+        bad = int(np.flatnonzero(n == 0)[0])
+        raise ValueError(f"row {bad} of the action mask has no legal action")
+    target = np.minimum((u * n).astype(np.int64), n - 1)
+    return (cum <= target[:, None]).sum(axis=1)
+
+
+class RandomPolicy(Policy):
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def __init__(self, game=None, seed: int | None = 0):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        mask = np.atleast_2d(mask)
+        return sample_legal(mask, self.rng.random(mask.shape[0]))
