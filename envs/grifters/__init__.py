@@ -1,0 +1,1 @@
+"""Grifters: components, rules kernel and text rendering."""

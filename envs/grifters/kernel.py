@@ -1,0 +1,967 @@
+"""The Grifters rules as a vectorized kernel, ordered like the rulebook.
+
+Setup, then a turn (Advance Time, Play Specialists: Perform a Caper or Complete a Job, Refresh),
+then the card effects as small programs of primitives, then Game End & Scoring. Every handler
+takes the index array `g` of the games it applies to and works on all of them at once.
+
+A card's effect runs as a program (`components.PROG_OP`) with a program counter; copy effects
+(Fall Guy, Middle Man, Inside Man) are tail calls that switch the program, so no stack is needed.
+Decisions that need a choice stop the program; the action's handler resumes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..core import rng
+from ..core.game import Game
+from ..core.layout import ActionLayout, ActionRange, Block, Field, ObservationLayout
+from ..core.options import Option
+from ..core.state import BatchState
+from . import components as C
+
+# -- decisions (the spec's §3.2), then the automatic states of the kernel ------------------------
+NONE, MAIN, TEAM_PICK, CHOOSE_OPP, MM_KEEP, FALLGUY_PICK, THUG_PARTNER, THUG_SKILL = range(8)
+MIDDLEMAN_PICK, IM_NIGHT, IM_CARD, SNITCH_PLAYER, SNITCH_PAIR, WHEELMAN_NIGHT = range(8, 14)
+FENCE_OWN, FENCE_OTHER, FF_EXTRA = 14, 15, 16
+NUM_DECISIONS = 17
+RUN, TURN_END, TURN_START = 17, 18, 19  # automatic: run the program, Refresh, Advance Time
+DECISION_NAMES = ("none", "main", "team pick", "choose opponent", "mastermind keep",
+                  "fall guy pick", "thug partner", "thug skill", "middle man pick",
+                  "inside man night", "inside man card", "snitch player", "snitch pair",
+                  "wheelman night", "fence own", "fence other", "femme fatale extra")
+
+# -- actions (the spec's §3.1): 58 ids whatever the player count --------------------------------
+A_CARD, A_STACK, A_PLAYER, A_NIGHT, A_PAIR, A_SKILL, A_JOB, A_PASS = 0, 19, 24, 28, 31, 34, 37, 57
+NUM_ACTIONS = 58
+NIGHT_NAMES = ("One", "Two", "Three")
+PAIRS = np.array([(0, 1), (0, 2), (1, 2)], np.int64)
+
+# RNG streams
+S_START, S_DEAL, S_RESHUFFLE, S_KIDNAP, S_RESAMPLE = 1, 2, 3, 4, 5
+
+GE = np.arange(C.NUM_TYPES)[None, :] >= np.arange(C.NUM_TYPES)[:, None]  # [t, u]: u >= t
+EYE = np.eye(C.NUM_TYPES, dtype=np.int16)
+IM = C.INSIDE_MAN
+JOB_ORDER = np.array([j[1] - 1 for j in C.JOBS], np.int64)
+JOB_STACK_OH = np.eye(C.NUM_STACKS, dtype=np.float32)[C.JOB_STACK]  # [20, 5]
+
+
+@dataclasses.dataclass
+class GriftersState(BatchState):
+    """Public fields first (BatchState), then the tableau, the supply and the decision context."""
+
+    hand: np.ndarray  # int8 [B,P,19]  cards in hand, counts per type
+    known: np.ndarray  # int8 [B,P,19]  hand cards every player knows about (<= hand)
+    refresh: np.ndarray  # int8 [B,P,19]  Refresh Area
+    night: np.ndarray  # int8 [B,P,3,19]  Hideout: Night One, Two, Three
+    night_isk: np.ndarray  # int8 [B,P,3]  ISK tokens placed with an empty hand
+    stash: np.ndarray  # int16 [B,P]
+    coffers: np.ndarray  # int16 [B]
+    deck: np.ndarray  # int8 [B,48]  card types; the top is deck[deck_len - 1]
+    deck_len: np.ndarray  # int8 [B]
+    discard: np.ndarray  # int8 [B,19]  face-up discard pile
+    job_owner: np.ndarray  # int8 [B,20]  -2 out of the game, -1 not owned, else seat
+    stack_top: np.ndarray  # int8 [B,5]  order index of each stack's top card, 4 = empty
+    turns_taken: np.ndarray  # int16 [B,P]
+    turns_total: np.ndarray  # int16 [B]
+    start_player: np.ndarray  # int8 [B]
+    dec: np.ndarray  # int8 [B]  pending decision (or automatic state)
+    prog: np.ndarray  # int8 [B]  program being resolved: card type, or 19 + Job; -1 none
+    pc: np.ndarray  # int8 [B]  step within the program
+    staging: np.ndarray  # int8 [B,19]  cards about to enter Night One
+    mm_draw: np.ndarray  # int8 [B,19]  Mastermind's three drawn cards
+    team_job: np.ndarray  # int8 [B]  Job being completed, -1 none
+    last_pick: np.ndarray  # int8 [B]  last team pick (picks are non-decreasing)
+    picks_left: np.ndarray  # int8 [B]
+    tgt_player: np.ndarray  # int8 [B]  seat chosen for Inside Man / Snitch, -1 none
+    tgt_night: np.ndarray  # int8 [B]  Night chosen for Inside Man, -1 none
+    fence_own: np.ndarray  # int8 [B]  Job chosen at FENCE_OWN, -1 none
+    extra_capers: np.ndarray  # int8 [B]  Femme Fatale capers still allowed this turn
+    rng_ctr: np.ndarray  # uint64 [B]  per-game random-event counter
+
+
+def _first_player_ok(v: Any) -> bool:
+    return v is None or (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 4)
+
+
+class GriftersGame(Game):
+    """Grifters for 2-4 players (see the module docstring of grifters_v0 for the rules)."""
+
+    name: ClassVar[str] = "grifters_v0"
+    title: ClassVar[str] = "Grifters"
+    version: ClassVar[int] = 0
+    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
+    score_scale: ClassVar[float] = 25.0
+    GAME_OPTIONS: ClassVar[dict[str, Option]] = {
+        "first_player": Option(None, "start player seat; None draws it from the game seed "
+                               "(the rulebook's 'most recent legal infraction')",
+                               check=_first_player_ok, allowed="None or a seat 0..N-1"),
+    }
+
+    @classmethod
+    def option_spec(cls) -> dict[str, Option]:
+        spec = super().option_spec()
+        spec["num_players"] = Option(2, "number of players", choices=cls.player_counts)
+        return spec
+
+    # == construction ===============================================================================
+    def _setup(self) -> None:
+        n = self.num_players
+        fp = self.options["first_player"]
+        if fp is not None and fp >= n:
+            raise ValueError(f"{self.name}: invalid value {fp!r} for option 'first_player'; "
+                             f"allowed: None or a seat 0..{n - 1}")
+        self.stacks_in_play = np.array([m <= n for m in C.STACK_MIN_PLAYERS])
+        self.jobs_in_play = self.stacks_in_play[C.JOB_STACK]
+        self.observation_layout = _observation_layout(n)
+        self.action_layout = _action_layout()
+        self._deck_base = np.repeat(np.arange(C.NUM_TYPES), C.SPECIALIST_COPIES).astype(np.int8)
+
+    def default_max_steps(self) -> int:
+        return 3000
+
+    # == 2. Setup ===================================================================================
+    def _init(self, keys: np.ndarray) -> GriftersState:
+        B, N, T = len(keys), self.num_players, C.NUM_TYPES
+        z8 = lambda *shape: np.zeros((B, *shape), np.int8)  # noqa: E731
+        fp = self.options["first_player"]
+        if fp is None:
+            start = np.floor(rng.uniform(keys, S_START, 0) * N).astype(np.int8)
+        else:
+            start = np.full(B, fp, np.int8)
+        hand = z8(N, T)
+        hand[:, :, C.RINGLEADER] = 1
+        deck = self._deck_base[rng.permutations(keys, S_DEAL, C.DECK_SIZE)]
+        for k in range(C.HAND_DEAL * N):  # deal from the top, in seat order from the start player
+            seat = (start.astype(np.int64) + k // C.HAND_DEAL) % N
+            np.add.at(hand, (np.arange(B), seat, deck[:, C.DECK_SIZE - 1 - k]), 1)
+        owner = np.where(self.jobs_in_play, -1, -2).astype(np.int8)
+        s = GriftersState(
+            current_player=start.copy(), legal_action_mask=np.zeros((B, NUM_ACTIONS), bool),
+            terminated=np.zeros(B, bool), truncated=np.zeros(B, bool),
+            rewards=np.zeros((B, N), np.float32), steps=np.zeros(B, np.int32), key=keys.copy(),
+            hand=hand, known=(hand * C.RINGLEADER).astype(np.int8), refresh=z8(N, T),
+            night=z8(N, 3, T), night_isk=z8(N, 3),
+            stash=np.full((B, N), C.START_STASH, np.int16),
+            coffers=np.full(B, C.COFFERS_START[N] - C.START_STASH * N, np.int16),
+            deck=deck, deck_len=np.full(B, C.DECK_SIZE - C.HAND_DEAL * N, np.int8),
+            discard=z8(T), job_owner=np.broadcast_to(owner, (B, C.NUM_JOBS)).copy(),
+            stack_top=np.broadcast_to(np.where(self.stacks_in_play, 0, 4).astype(np.int8),
+                                      (B, C.NUM_STACKS)).copy(),
+            turns_taken=np.zeros((B, N), np.int16), turns_total=np.zeros(B, np.int16),
+            start_player=start, dec=np.full(B, TURN_START, np.int8),
+            prog=np.full(B, -1, np.int8), pc=z8(), staging=z8(T), mm_draw=z8(T),
+            team_job=np.full(B, -1, np.int8), last_pick=z8(), picks_left=z8(),
+            tgt_player=np.full(B, -1, np.int8), tgt_night=np.full(B, -1, np.int8),
+            fence_own=np.full(B, -1, np.int8), extra_capers=z8(),
+            rng_ctr=np.zeros(B, np.uint64))
+        self._run(s, np.arange(B))
+        return s
+
+    # == the step: one decision, then everything automatic up to the next one ========================
+    def _step(self, s: GriftersState, idx: np.ndarray, actions: np.ndarray) -> None:
+        d = s.dec[idx]
+        for k in np.unique(d):
+            sel = d == k
+            _HANDLERS[int(k)](self, s, idx[sel], actions[sel])
+        self._run(s, idx)
+
+    def _run(self, s: GriftersState, idx: np.ndarray) -> None:
+        """Play automatic states (programs, Refresh, Advance Time) until a decision or the end."""
+        for _ in range(1000):
+            g = idx[(s.dec[idx] >= RUN) & ~s.terminated[idx]]
+            if g.size == 0:
+                return
+            d = s.dec[g]
+            for k, fn in ((RUN, self._exec), (TURN_END, self._refresh_phase),
+                          (TURN_START, self._turn_start)):
+                sub = g[d == k]
+                if sub.size:
+                    fn(s, sub)
+        raise RuntimeError("grifters: automatic play did not settle")
+
+    def _open(self, s: GriftersState, g: np.ndarray, dec: int) -> None:
+        """Ask decision `dec` in games g; an effect with no legal target fizzles instead."""
+        s.dec[g] = dec
+        m = self._mask(s, g, dec)
+        s.legal_action_mask[g] = m
+        empty = ~m.any(axis=1)
+        if empty.any():
+            e = g[empty]
+            s.dec[e] = RUN
+            s.pc[e] += 1
+
+    def _end_games(self, s: GriftersState, g: np.ndarray) -> None:
+        """"The game ends immediately": nothing after the triggering primitive resolves."""
+        if g.size:
+            s.dec[g] = NONE
+            self._finish(s, g)
+
+    # == Phase 1: Advance Time ======================================================================
+    @staticmethod
+    def _advance(s: GriftersState, g: np.ndarray, p: np.ndarray) -> None:
+        """Night Three -> Refresh Area (ISK -> Coffers), Two -> Three, One -> Two."""
+        s.refresh[g, p] += s.night[g, p, 2]
+        s.coffers[g] += s.night_isk[g, p, 2]
+        s.night[g, p, 2] = s.night[g, p, 1]
+        s.night[g, p, 1] = s.night[g, p, 0]
+        s.night[g, p, 0] = 0
+        s.night_isk[g, p, 2] = s.night_isk[g, p, 1]
+        s.night_isk[g, p, 1] = s.night_isk[g, p, 0]
+        s.night_isk[g, p, 0] = 0
+
+    def _turn_start(self, s: GriftersState, g: np.ndarray) -> None:
+        me = s.current_player[g].astype(np.int64)
+        later = s.turns_taken[g, me] > 0  # skip Advance Time on a player's first turn
+        if later.any():
+            self._advance(s, g[later], me[later])
+        empty = s.hand[g, me].sum(axis=1) == 0
+        # "no cards in hand": an ISK token from the Stash goes to Night One
+        pay = empty & (s.stash[g, me] > 0)
+        s.stash[g[pay], me[pay]] -= 1
+        s.night_isk[g[pay], me[pay], 0] += 1
+        s.dec[g[empty]] = TURN_END
+        if (~empty).any():
+            self._open(s, g[~empty], MAIN)
+
+    # == Phase 2: Play Specialists ======================================================================
+    def _main(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        caper = a < A_STACK
+        self._caper(s, g[caper], a[caper])
+        g, a = g[~caper], a[~caper]
+        if g.size == 0:
+            return
+        # Complete a Job: take the top Job of the stack, then pick the team
+        st = a - A_STACK
+        j = 4 * st + s.stack_top[g, st]
+        s.stack_top[g, st] += 1
+        s.team_job[g] = j
+        s.last_pick[g] = 0
+        s.picks_left[g] = C.JOB_SIZE[j]
+        self._open(s, g, TEAM_PICK)
+
+    def _caper(self, s: GriftersState, g: np.ndarray, t: np.ndarray) -> None:
+        """Perform a Caper: the card goes to staging and its program starts."""
+        if g.size == 0:
+            return
+        me = s.current_player[g].astype(np.int64)
+        self._take_from_hand(s, g, me, t)
+        s.staging[g, t] += 1
+        s.prog[g] = t
+        s.pc[g] = 0
+        s.tgt_player[g] = -1
+        s.tgt_night[g] = -1
+        s.fence_own[g] = -1
+        s.dec[g] = RUN
+
+    @staticmethod
+    def _take_from_hand(s: GriftersState, g: np.ndarray, p: np.ndarray, t: np.ndarray) -> None:
+        s.hand[g, p, t] -= 1
+        s.known[g, p, t] = np.maximum(s.known[g, p, t] - 1, 0)
+
+    def _team_pick(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        me = s.current_player[g].astype(np.int64)
+        self._take_from_hand(s, g, me, a)
+        s.staging[g, a] += 1
+        s.last_pick[g] = a
+        s.picks_left[g] -= 1
+        done = s.picks_left[g] == 0
+        gd, md = g[done], me[done]
+        if gd.size:  # the team goes into Night One, the Job is the player's, its reward resolves
+            self._place_staging(s, gd, md)
+            j = s.team_job[gd].astype(np.int64)
+            s.job_owner[gd, j] = md
+            s.prog[gd] = C.JOB_PROG + j
+            s.pc[gd] = 0
+            s.dec[gd] = RUN
+        if (~done).any():
+            self._open(s, g[~done], TEAM_PICK)
+
+    @staticmethod
+    def _place_staging(s: GriftersState, g: np.ndarray, me: np.ndarray) -> None:
+        s.night[g, me, 0] += s.staging[g]
+        s.staging[g] = 0
+
+    def _ff_extra(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        """Femme Fatale: pass, or Advance Time again and perform a second Caper."""
+        stop = a == A_PASS
+        s.extra_capers[g[stop]] = 0
+        s.dec[g[stop]] = TURN_END
+        g, a = g[~stop], a[~stop]
+        if g.size:
+            s.extra_capers[g] -= 1
+            self._advance(s, g, s.current_player[g].astype(np.int64))
+            self._caper(s, g, a)
+
+    # -- the program interpreter ----------------------------------------------------------------------
+    def _exec(self, s: GriftersState, g: np.ndarray) -> None:
+        prog, pc = s.prog[g].astype(np.int64), s.pc[g].astype(np.int64)
+        op, arg = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc].astype(np.int64)
+        for o in np.unique(op):
+            sel = op == o
+            _OPS[int(o)](self, s, g[sel], arg[sel])
+
+    def _op_end(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        """The play is over: staged cards enter Night One; then the extra Caper or Refresh."""
+        me = s.current_player[g].astype(np.int64)
+        self._place_staging(s, g, me)
+        job = s.prog[g] >= C.JOB_PROG
+        if job.any():  # "All Jobs have been completed"
+            gj = g[job]
+            done = ((s.job_owner[gj] >= 0) | ~self.jobs_in_play).all(axis=1)
+            self._end_games(s, gj[done])
+        g = g[~s.terminated[g]]
+        s.prog[g] = -1
+        extra = s.extra_capers[g] > 0
+        s.dec[g[~extra]] = TURN_END
+        if extra.any():
+            self._open(s, g[extra], FF_EXTRA)
+
+    def _op_coffers(self, s: GriftersState, g: np.ndarray, n: np.ndarray) -> None:
+        """Take n from the Coffers; taking the last ISK ends the game."""
+        me = s.current_player[g].astype(np.int64)
+        x = np.minimum(n, s.coffers[g]).astype(np.int16)
+        s.coffers[g] -= x
+        s.stash[g, me] += x
+        s.pc[g] += 1
+        self._end_games(s, g[s.coffers[g] == 0])
+
+    def _steal(self, s: GriftersState, g: np.ndarray, me: np.ndarray, o: np.ndarray,
+               n: np.ndarray) -> None:
+        """Take up to n from o's Stash: only what is there [FAQ]."""
+        x = np.minimum(n, s.stash[g, o]).astype(np.int16)
+        s.stash[g, o] -= x
+        s.stash[g, me] += x
+
+    def _op_choose(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        self._open(s, g, CHOOSE_OPP)
+
+    def _op_richest(self, s: GriftersState, g: np.ndarray, n: np.ndarray) -> None:
+        """Steal from the richest opponent; a choice only when several tie."""
+        tied = self._richest(s, g)
+        one = tied.sum(axis=1) == 1
+        if one.any():
+            g1 = g[one]
+            me = s.current_player[g1].astype(np.int64)
+            o = (me + tied[one].argmax(axis=1)) % self.num_players
+            self._steal(s, g1, me, o, n[one])
+            s.pc[g1] += 1
+        if (~one).any():
+            self._open(s, g[~one], CHOOSE_OPP)
+
+    def _richest(self, s: GriftersState, g: np.ndarray) -> np.ndarray:
+        """bool [n, N] by seat offset: opponents with the largest Stash."""
+        st = self._rel(s.stash[g], s.current_player[g]).astype(np.int64)
+        st[:, 0] = -1
+        return st == st.max(axis=1, keepdims=True)
+
+    def _rel(self, arr: np.ndarray, me: np.ndarray) -> np.ndarray:
+        """Reorder a per-seat array [n, N, ...] by seat offset from `me`."""
+        q = (me.astype(np.int64)[:, None] + np.arange(self.num_players)) % self.num_players
+        return arr[np.arange(len(me))[:, None], q]
+
+    def _op_each_opp(self, s: GriftersState, g: np.ndarray, n: np.ndarray) -> None:
+        me = s.current_player[g].astype(np.int64)
+        for r in range(1, self.num_players):
+            self._steal(s, g, me, (me + r) % self.num_players, n)
+        s.pc[g] += 1
+
+    def _draw(self, s: GriftersState, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Draw one card per game (reshuffling the discard pile if needed).
+
+        Returns (card types, games that ended because deck and discard pile are now empty).
+        """
+        re = g[(s.deck_len[g] == 0) & (s.discard[g].sum(axis=1) > 0)]
+        if re.size:
+            self._reshuffle(s, re)
+        top = s.deck_len[g].astype(np.int64) - 1
+        t = s.deck[g, np.maximum(top, 0)].astype(np.int64)
+        s.deck_len[g] = np.maximum(top, 0)
+        ended = (s.deck_len[g] == 0) & (s.discard[g].sum(axis=1) == 0)
+        return t, ended
+
+    def _reshuffle(self, s: GriftersState, g: np.ndarray) -> None:
+        """Shuffle the discard pile into a new deck with the game's own RNG."""
+        cum = np.cumsum(s.discard[g], axis=1, dtype=np.int64)
+        pos = np.arange(C.DECK_SIZE)
+        types = (cum[:, None, :] <= pos[None, :, None]).sum(axis=2)
+        valid = pos[None, :] < cum[:, -1:]
+        u = rng.bits(s.key[g, None], S_RESHUFFLE,
+                     s.rng_ctr[g, None] * np.uint64(64) + pos.astype(np.uint64)[None])
+        u = np.where(valid, u >> np.uint64(1), np.uint64(2**63))
+        order = np.argsort(u, axis=1, kind="stable")
+        s.deck[g] = np.take_along_axis(types, order, axis=1).astype(np.int8)
+        s.deck_len[g] = cum[:, -1]
+        s.discard[g] = 0
+        s.rng_ctr[g] += np.uint64(1)
+
+    def _op_draw(self, s: GriftersState, g: np.ndarray, n: np.ndarray) -> None:
+        for k in range(int(n.max())):
+            live = g[(n > k) & ~s.terminated[g]]
+            if live.size == 0:
+                break
+            t, ended = self._draw(s, live)
+            s.hand[live, s.current_player[live].astype(np.int64), t] += 1
+            self._end_games(s, live[ended])
+        g = g[~s.terminated[g]]
+        s.pc[g] += 1
+
+    def _op_draw_keep(self, s: GriftersState, g: np.ndarray, n: np.ndarray) -> None:
+        """Mastermind: draw three into a private buffer, keep one, discard two face up."""
+        for _ in range(3):
+            live = g[~s.terminated[g]]
+            if live.size == 0:
+                break
+            t, ended = self._draw(s, live)
+            s.mm_draw[live, t] += 1
+            e = live[ended]
+            if e.size:  # the game is over: the drawn cards stay with the player
+                s.hand[e, s.current_player[e].astype(np.int64)] += s.mm_draw[e]
+                s.mm_draw[e] = 0
+                self._end_games(s, e)
+        g = g[~s.terminated[g]]
+        if g.size:
+            self._open(s, g, MM_KEEP)
+
+    def _op_copy_hand(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        self._open(s, g, FALLGUY_PICK)
+
+    def _op_copy_refresh(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        self._open(s, g, MIDDLEMAN_PICK)
+
+    def _op_thug(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        self._open(s, g, THUG_PARTNER)
+
+    def _op_kidnap(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        self._open(s, g, CHOOSE_OPP)
+
+    def _op_abduct(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        self._open(s, g, CHOOSE_OPP)
+
+    def _op_snitch(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        self._open(s, g, SNITCH_PLAYER)
+
+    def _op_fence(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        me = s.current_player[g]
+        own = (s.job_owner[g] == me[:, None]).any(axis=1)
+        other = ((s.job_owner[g] >= 0) & (s.job_owner[g] != me[:, None])).any(axis=1)
+        ok = own & other
+        s.pc[g[~ok]] += 1
+        if ok.any():
+            self._open(s, g[ok], FENCE_OWN)
+
+    def _op_advance(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        """Fixer: Advance Time while it waits in staging, so it lands in Night One after."""
+        self._advance(s, g, s.current_player[g].astype(np.int64))
+        s.pc[g] += 1
+
+    def _op_grant_extra(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        s.extra_capers[g] += 1
+        s.pc[g] += 1
+
+    def _op_wheel(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
+        self._open(s, g, WHEELMAN_NIGHT)
+
+    # -- decision handlers of the card effects --------------------------------------------------------
+    def _choose_opp(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        me = s.current_player[g].astype(np.int64)
+        o = (me + a - A_PLAYER) % self.num_players
+        prog, pc = s.prog[g].astype(np.int64), s.pc[g].astype(np.int64)
+        op, n = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc].astype(np.int64)
+        steal = (op == C.OPP) | (op == C.RICHEST_OPP)
+        bm = op == C.BLACKMAIL
+        n = np.where(bm, np.minimum(4, 1 + (s.job_owner[g] == o[:, None]).sum(axis=1)), n)
+        st = steal | bm
+        self._steal(s, g[st], me[st], o[st], n[st])
+        s.pc[g[st]] += 1
+        s.dec[g[st]] = RUN
+        k = op == C.KIDNAP
+        if k.any():
+            self._kidnap(s, g[k], me[k], o[k])
+        ab = op == C.ABDUCT
+        s.tgt_player[g[ab]] = o[ab]
+        if ab.any():
+            self._open(s, g[ab], IM_NIGHT)
+
+    def _kidnap(self, s: GriftersState, g: np.ndarray, me: np.ndarray, o: np.ndarray) -> None:
+        """Abduct a random hand card of o, shown to all; a Ringleader goes back [FAQ]."""
+        u = rng.uniform(s.key[g], S_KIDNAP, s.rng_ctr[g])
+        s.rng_ctr[g] += np.uint64(1)
+        t = rng.draw_from_counts(s.hand[g, o].astype(np.int64), u)
+        take = ~C.RINGLEADER[t]
+        gt, mt, ot, tt = g[take], me[take], o[take], t[take]
+        self._take_from_hand(s, gt, ot, tt)
+        s.hand[gt, mt, tt] += 1
+        s.known[gt, mt, tt] += 1
+        s.pc[g] += 1
+        s.dec[g] = RUN
+
+    def _mm_keep(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        me = s.current_player[g].astype(np.int64)
+        s.mm_draw[g, a] -= 1
+        s.hand[g, me, a] += 1
+        s.discard[g] += s.mm_draw[g]
+        s.mm_draw[g] = 0
+        s.pc[g] += 1
+        s.dec[g] = RUN
+
+    def _fallguy_pick(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        """Duplicate a hand card's action; the card stays in hand (tail call)."""
+        s.prog[g] = a
+        s.pc[g] = 0
+        s.dec[g] = RUN
+
+    def _middleman_pick(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        """Team up a Refresh-Area card with the Middle Man and take its action."""
+        me = s.current_player[g].astype(np.int64)
+        s.refresh[g, me, a] -= 1
+        s.staging[g, a] += 1
+        s.prog[g] = a
+        s.pc[g] = 0
+        s.dec[g] = RUN
+
+    def _thug_partner(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        me = s.current_player[g].astype(np.int64)
+        self._take_from_hand(s, g, me, a)
+        s.staging[g, a] += 1
+        wild = a == IM
+        if wild.any():
+            self._open(s, g[wild], THUG_SKILL)
+        self._thug_steal(s, g[~wild], C.SKILL[a[~wild]].astype(np.int64))
+
+    def _thug_skill(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        self._thug_steal(s, g, a - A_SKILL)
+
+    def _thug_steal(self, s: GriftersState, g: np.ndarray, k: np.ndarray) -> None:
+        """1M from each opponent per single (non-Team) Hideout card of skill k (wild counts)."""
+        if g.size == 0:
+            return
+        me = s.current_player[g].astype(np.int64)
+        for r in range(1, self.num_players):
+            o = (me + r) % self.num_players
+            nt = s.night[g, o].astype(np.int64)  # [n, 3, 19]
+            single = nt.sum(axis=2) == 1
+            match = (nt @ C.SKILL_OH)[np.arange(g.size), :, k] + nt[:, :, IM]
+            self._steal(s, g, me, o, (single & (match == 1)).sum(axis=1))
+        s.pc[g] += 1
+        s.dec[g] = RUN
+
+    def _im_night(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        s.tgt_night[g] = a - A_NIGHT
+        self._open(s, g, IM_CARD)
+
+    def _im_card(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        """Exchange the Inside Man with the chosen card, then take that card's action."""
+        o, n = s.tgt_player[g].astype(np.int64), s.tgt_night[g].astype(np.int64)
+        s.night[g, o, n, a] -= 1
+        s.night[g, o, n, IM] += 1
+        s.staging[g, IM] -= 1
+        s.staging[g, a] += 1
+        s.prog[g] = a
+        s.pc[g] = 0
+        s.dec[g] = RUN
+
+    def _snitch_player(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        s.tgt_player[g] = (s.current_player[g] + a - A_PLAYER) % self.num_players
+        self._open(s, g, SNITCH_PAIR)
+
+    def _snitch_pair(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        """Switch the whole contents of two Night spaces; Teams stay together."""
+        o = s.tgt_player[g].astype(np.int64)
+        x, y = PAIRS[a - A_PAIR, 0], PAIRS[a - A_PAIR, 1]
+        cx, cy = s.night[g, o, x].copy(), s.night[g, o, y].copy()
+        s.night[g, o, x], s.night[g, o, y] = cy, cx
+        ix, iy = s.night_isk[g, o, x].copy(), s.night_isk[g, o, y].copy()
+        s.night_isk[g, o, x], s.night_isk[g, o, y] = iy, ix
+        s.pc[g] += 1
+        s.dec[g] = RUN
+
+    def _wheelman_night(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        """Return a lone Hideout card to hand (publicly)."""
+        me, n = s.current_player[g].astype(np.int64), a - A_NIGHT
+        t = s.night[g, me, n].argmax(axis=1)
+        s.night[g, me, n, t] -= 1
+        s.hand[g, me, t] += 1
+        s.known[g, me, t] += 1
+        s.pc[g] += 1
+        s.dec[g] = RUN
+
+    def _fence_own(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        s.fence_own[g] = a - A_JOB
+        self._open(s, g, FENCE_OTHER)
+
+    def _fence_other(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        j1, j2 = s.fence_own[g].astype(np.int64), a - A_JOB
+        s.job_owner[g, j1] = s.job_owner[g, j2]
+        s.job_owner[g, j2] = s.current_player[g]
+        s.pc[g] += 1
+        s.dec[g] = RUN
+
+    # == Phase 3: Refresh ===============================================================================
+    def _refresh_phase(self, s: GriftersState, g: np.ndarray) -> None:
+        """Refresh Area back to hand (publicly), then the next player clockwise."""
+        me = s.current_player[g].astype(np.int64)
+        s.hand[g, me] += s.refresh[g, me]
+        s.known[g, me] += s.refresh[g, me]
+        s.refresh[g, me] = 0
+        s.turns_taken[g, me] += 1
+        s.turns_total[g] += 1
+        s.current_player[g] = (me + 1) % self.num_players
+        s.prog[g] = -1
+        s.team_job[g] = -1
+        s.extra_capers[g] = 0
+        s.tgt_player[g] = -1
+        s.tgt_night[g] = -1
+        s.fence_own[g] = -1
+        s.dec[g] = TURN_START
+
+    # == masks ==========================================================================================
+    def _mask(self, s: GriftersState, g: np.ndarray, dec: int) -> np.ndarray:
+        """bool [n, 58]: legal actions of decision `dec` in games g."""
+        m = np.zeros((g.size, NUM_ACTIONS), bool)
+        me = s.current_player[g].astype(np.int64)
+        cards = slice(A_CARD, A_CARD + C.NUM_TYPES)
+        if dec == MAIN:
+            hand = s.hand[g, me]
+            m[:, cards] = hand > 0
+            m[:, A_STACK:A_STACK + C.NUM_STACKS] = self._stack_feasible(s, g, hand)
+        elif dec == TEAM_PICK:
+            m[:, cards] = self._team_pick_mask(s, g, me)
+        elif dec == CHOOSE_OPP:
+            m[:, A_PLAYER:A_PLAYER + self.num_players] = self._opp_mask(s, g, me)
+        elif dec == MM_KEEP:
+            m[:, cards] = s.mm_draw[g] > 0
+        elif dec == FALLGUY_PICK:
+            m[:, cards] = (s.hand[g, me] > 0) & ~C.COPIER
+        elif dec == THUG_PARTNER:
+            m[:, cards] = s.hand[g, me] > 0
+        elif dec == THUG_SKILL:
+            m[:, A_SKILL:A_SKILL + 3] = True
+        elif dec == MIDDLEMAN_PICK:
+            m[:, cards] = (s.refresh[g, me] > 0) & ~C.COPIER
+        elif dec == IM_NIGHT:
+            o = s.tgt_player[g].astype(np.int64)
+            m[:, A_NIGHT:A_NIGHT + 3] = (s.night[g, o][:, :, C.ABDUCTABLE] > 0).any(axis=2)
+        elif dec == IM_CARD:
+            o, n = s.tgt_player[g].astype(np.int64), s.tgt_night[g].astype(np.int64)
+            m[:, cards] = (s.night[g, o, n] > 0) & C.ABDUCTABLE
+        elif dec == SNITCH_PLAYER:
+            full = self._rel(self._space_full(s, g), me)  # [n, N, 3]
+            m[:, A_PLAYER:A_PLAYER + self.num_players] = full.any(axis=2)
+        elif dec == SNITCH_PAIR:
+            full = self._space_full(s, g)[np.arange(g.size), s.tgt_player[g]]
+            m[:, A_PAIR:A_PAIR + 3] = full[:, PAIRS[:, 0]] | full[:, PAIRS[:, 1]]
+        elif dec == WHEELMAN_NIGHT:
+            m[:, A_NIGHT:A_NIGHT + 3] = s.night[g, me].sum(axis=2) == 1
+        elif dec == FENCE_OWN:
+            m[:, A_JOB:A_JOB + C.NUM_JOBS] = s.job_owner[g] == me[:, None]
+        elif dec == FENCE_OTHER:
+            own = s.job_owner[g]
+            m[:, A_JOB:A_JOB + C.NUM_JOBS] = (own >= 0) & (own != me[:, None])
+        elif dec == FF_EXTRA:
+            m[:, cards] = s.hand[g, me] > 0
+            m[:, A_PASS] = True
+        return m
+
+    @staticmethod
+    def _space_full(s: GriftersState, g: np.ndarray) -> np.ndarray:
+        """bool [n, N, 3]: Night spaces holding any card or ISK token."""
+        return (s.night[g].sum(axis=3) > 0) | (s.night_isk[g] > 0)
+
+    def _stack_feasible(self, s: GriftersState, g: np.ndarray, hand: np.ndarray) -> np.ndarray:
+        """bool [n, 5]: the hand can form a team matching the stack's top Job exactly."""
+        top = s.stack_top[g].astype(np.int64)
+        j = np.minimum(4 * np.arange(C.NUM_STACKS) + top, C.NUM_JOBS - 1)
+        req = C.JOB_REQ[j]  # [n, 5, 3]
+        have = (hand.astype(np.int16) @ C.SKILL_OH)[:, None, :]
+        cover = np.minimum(have, req).sum(axis=2) + hand[:, None, IM]
+        return (top < 4) & (cover >= req.sum(axis=2))
+
+    def _team_pick_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
+        """bool [n, 19]: picks (non-decreasing type) after which the team can still be finished."""
+        hand = s.hand[g, me].astype(np.int16)
+        req = C.JOB_REQ[s.team_job[g].astype(np.int64)]  # [n, 3]
+        fixed = s.staging[g].astype(np.int16) @ C.SKILL_OH  # [n, 3]
+        wild = s.staging[g, IM].astype(np.int16)
+        # candidate t: [n, t, ...]
+        f = fixed[:, None, :] + C.SKILL_OH[None]
+        x = wild[:, None] + (np.arange(C.NUM_TYPES) == IM)[None]
+        d = req[:, None, :] - f
+        avail = hand[:, None, :] * GE[None] - EYE[None]  # cards left at or above t
+        a_k = avail @ C.SKILL_OH  # [n, t, 3]
+        need = d.sum(axis=2) - x
+        ok = ((d >= 0).all(axis=2) & (need >= 0)
+              & (np.minimum(a_k, np.maximum(d, 0)).sum(axis=2) + avail[:, :, IM] >= need))
+        legal = (hand > 0) & (np.arange(C.NUM_TYPES)[None] >= s.last_pick[g, None])
+        return ok & legal
+
+    def _opp_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
+        """bool [n, N] by seat offset: eligible opponents for the pending primitive."""
+        N = self.num_players
+        prog, pc = s.prog[g].astype(np.int64), s.pc[g].astype(np.int64)
+        op = C.PROG_OP[prog, pc]
+        m = np.ones((g.size, N), bool)
+        rich = op == C.RICHEST_OPP
+        if rich.any():
+            m[rich] = self._richest(s, g[rich])
+        kid = op == C.KIDNAP
+        if kid.any():
+            m[kid] = self._rel(s.hand[g[kid]].sum(axis=2), me[kid]) > 0
+        ab = op == C.ABDUCT
+        if ab.any():
+            elig = (s.night[g[ab]][..., C.ABDUCTABLE] > 0).any(axis=(2, 3))
+            m[ab] = self._rel(elig, me[ab])
+        m[:, 0] = False
+        return m
+
+    # == Game End & Scoring =============================================================================
+    def scores(self, s: GriftersState) -> np.ndarray:
+        """Stash plus the set bonus of 2/4/8M for 2/3/4 Jobs of one colour."""
+        return (s.stash + self._set_bonus(s)).astype(np.int64)
+
+    def _set_bonus(self, s: GriftersState) -> np.ndarray:
+        own = s.job_owner[:, None, :] == np.arange(self.num_players)[None, :, None]  # [B,N,20]
+        per_colour = own.astype(np.int64) @ JOB_STACK_OH.astype(np.int64)  # [B,N,5]
+        return C.SET_BONUS[per_colour].sum(axis=2)
+
+    def specialists(self, s: GriftersState) -> np.ndarray:
+        """int [B, N]: cards a player holds in hand, Hideout, Refresh Area and staging."""
+        n = (s.hand.sum(axis=2, dtype=np.int64) + s.night.sum(axis=(2, 3), dtype=np.int64)
+             + s.refresh.sum(axis=2, dtype=np.int64))
+        B = s.batch_size
+        live = s.current_player >= 0
+        n[np.arange(B)[live], s.current_player[live]] += s.staging[live].sum(axis=1)
+        return n
+
+    def rank_keys(self, s: GriftersState) -> np.ndarray:
+        """Score, then most Jobs, fewest Specialists [RB], fewest turns, later seat [D17]."""
+        N = self.num_players
+        jobs = (s.job_owner[:, None, :] == np.arange(N)[None, :, None]).sum(axis=2)
+        pos = (np.arange(N)[None, :] - s.start_player[:, None].astype(np.int64)) % N
+        turns = np.minimum(s.turns_taken.astype(np.int64), 65535)
+        key = self.scores(s) * 32 + jobs
+        key = key * 128 + (127 - np.minimum(self.specialists(s), 127))
+        key = key * 65536 + (65535 - turns)
+        return key * 4 + pos
+
+    # == observation ====================================================================================
+    def _observe(self, s: GriftersState, seats: np.ndarray) -> np.ndarray:
+        B, N = s.batch_size, self.num_players
+        out = np.zeros((B, self.base_obs_size), np.float32)
+        v = self.observation_layout.views(out)
+        b = np.arange(B)
+        v["num_players"][:, N - 2] = 1
+        v["coffers"][:, 0] = s.coffers / 75
+        v["deck_size"][:, 0] = s.deck_len / 48
+        v["discard"][:] = s.discard / 3
+        v["turn"][:, 0] = np.minimum(1.0, s.turns_total / 200)
+        v["my_first_turn"][:, 0] = s.turns_taken[b, seats] == 0
+        v["job_status"][:] = self._job_status(s).reshape(B, -1)
+        v["my_hand"][:] = s.hand[b, seats] / 3
+        q = (seats[:, None] + np.arange(N)) % N
+        bq = b[:, None]
+        hand = s.hand[bq, q]
+        v["player.stash"][:, :, 0] = s.stash[bq, q] / 75
+        v["player.hand_size"][:, :, 0] = np.minimum(1.0, hand.sum(axis=2) / 30)
+        known = s.known[bq, q]
+        known[:, 0] = hand[:, 0]
+        v["player.known_hand"][:] = known / 3
+        night = s.night[bq, q]
+        v["player.night1"][:] = night[:, :, 0] / 3
+        v["player.night2"][:] = night[:, :, 1] / 3
+        v["player.night3"][:] = night[:, :, 2] / 3
+        v["player.night_isk"][:] = s.night_isk[bq, q] / 3
+        v["player.refresh"][:] = s.refresh[bq, q] / 3
+        jobs = s.job_owner[:, None, :] == q[:, :, None]
+        v["player.jobs"][:] = jobs
+        v["player.jobs_by_colour"][:] = (jobs.astype(np.float32) @ JOB_STACK_OH) / 4
+        v["player.score"][:, :, 0] = np.minimum(1.0, self.scores(s)[bq, q] / 100)
+        # the pending decision: only in its owner's view
+        mine = (s.current_player == seats) & (s.dec > NONE) & (s.dec < NUM_DECISIONS)
+        if mine.any():
+            self._observe_decision(s, np.flatnonzero(mine), v)
+        return out
+
+    def _observe_decision(self, s: GriftersState, g: np.ndarray,
+                          v: dict[str, np.ndarray]) -> None:
+        """Fill the decision slices of rows g (the seats that own the pending decision)."""
+        v["decision"][g, s.dec[g]] = 1
+        prog = s.prog[g].astype(np.int64)
+        card = (prog >= 0) & (prog < C.NUM_TYPES)
+        v["effect_card"][g[card], prog[card]] = 1
+        tj = s.team_job[g].astype(np.int64)
+        v["job_in_progress"][g[tj >= 0], tj[tj >= 0]] = 1
+        v["team_so_far"][g] = s.staging[g] / 6
+        v["team_needed"][g] = self._team_needed(s, g) / 6
+        v["mastermind_draw"][g] = s.mm_draw[g] / 3
+        me = s.current_player[g].astype(np.int64)
+        tp = s.tgt_player[g].astype(np.int64)
+        has = tp >= 0
+        v["target_player"][g[has], ((tp - me) % self.num_players)[has]] = 1
+        tn = s.tgt_night[g].astype(np.int64)
+        v["target_night"][g[tn >= 0], tn[tn >= 0]] = 1
+        fo = s.fence_own[g].astype(np.int64)
+        v["fence_own_job"][g[fo >= 0], fo[fo >= 0]] = 1
+        v["extra_capers"][g, 0] = np.minimum(1.0, s.extra_capers[g] / 3)
+
+    def _team_needed(self, s: GriftersState, g: np.ndarray) -> np.ndarray:
+        """Remaining (brain, speed, brawn) of the Job in progress; staged wilds fill in order."""
+        tj = s.team_job[g].astype(np.int64)
+        d = np.maximum(C.JOB_REQ[np.maximum(tj, 0)] - s.staging[g].astype(np.int16)
+                       @ C.SKILL_OH, 0)
+        w = s.staging[g, IM].astype(np.int16)
+        for k in range(3):
+            used = np.minimum(w, d[:, k])
+            d[:, k] -= used
+            w = w - used
+        return np.where(tj[:, None] >= 0, d, 0)
+
+    def _job_status(self, s: GriftersState) -> np.ndarray:
+        """float [B, 20, 4]: one-hot out of game / in stack below top / top / completed."""
+        owner = s.job_owner
+        top = s.stack_top[:, C.JOB_STACK].astype(np.int64)
+        out = owner == -2
+        done = (owner >= 0) | ((owner == -1) & (JOB_ORDER[None] < top))
+        is_top = (owner == -1) & (JOB_ORDER[None] == top)
+        below = (owner == -1) & (JOB_ORDER[None] > top)
+        return np.stack([out, below, is_top, done], axis=2).astype(np.float32)
+
+    # == determinization ================================================================================
+    def resample_hidden(self, state: GriftersState, player: int | np.ndarray,
+                        seeds: int | np.ndarray) -> GriftersState:
+        """Redeal what `player` cannot know: opponents' unknown hand cards, the deck order,
+        Mastermind's buffer (if not theirs); future chance gets a new key from `seeds`."""
+        s = state.copy()
+        B, N, T = s.batch_size, self.num_players, C.NUM_TYPES
+        p = np.broadcast_to(np.asarray(player, np.int64), (B,))
+        keys = np.broadcast_to(rng.seed_keys(seeds), (B,)).copy()
+        b = np.arange(B)
+        cur = s.current_player.astype(np.int64)
+        keep_active = (cur != p) & ((s.dec == TEAM_PICK) | (s.dec == FALLGUY_PICK))
+        seat = np.arange(N)[None, :]
+        redeal = (seat != p[:, None]) & ~(keep_active[:, None] & (seat == cur[:, None]))
+        unknown = (s.hand - s.known) * redeal[:, :, None]  # [B,N,T]
+        mm = np.where(((cur != p) & ~s.terminated)[:, None], s.mm_draw, 0)
+        deck_counts = np.zeros((B, T), np.int64)
+        pos = np.arange(C.DECK_SIZE)
+        in_deck = pos[None] < s.deck_len[:, None]
+        np.add.at(deck_counts, (np.repeat(b, C.DECK_SIZE)[in_deck.ravel()],
+                                s.deck.astype(np.int64).ravel()[in_deck.ravel()]), 1)
+        pool = deck_counts + unknown.sum(axis=1) + mm
+        M = C.DECK_SIZE + 3 * N
+        cum = np.cumsum(pool, axis=1)
+        slots = np.arange(M)
+        types = (cum[:, None, :] <= slots[None, :, None]).sum(axis=2)
+        valid = slots[None] < cum[:, -1:]
+        u = rng.bits(keys[:, None], S_RESAMPLE, slots.astype(np.uint64)[None])
+        u = np.where(valid, u >> np.uint64(1), np.uint64(2**63))
+        shuffled = np.take_along_axis(types, np.argsort(u, axis=1, kind="stable"), axis=1)
+        sizes = np.concatenate([unknown.sum(axis=2), mm.sum(axis=1, keepdims=True)], axis=1)
+        bounds = np.cumsum(sizes, axis=1)  # [B, N+1]
+        seg = (slots[None, :, None] >= bounds[:, None, :]).sum(axis=2)  # [B, M]
+        counts = np.zeros((B, N + 2, T), np.int64)
+        np.add.at(counts, (np.repeat(b, M), np.where(valid, seg, N + 1).ravel(),
+                           shuffled.ravel()), 1)
+        s.hand = np.where(redeal[:, :, None], s.known + counts[:, :N], s.hand).astype(np.int8)
+        s.mm_draw = np.where((mm.sum(axis=1) > 0)[:, None], counts[:, N], s.mm_draw).astype(
+            np.int8)
+        start = bounds[:, -1]
+        take = np.minimum(start[:, None] + pos[None], M - 1)
+        s.deck = np.where(in_deck, np.take_along_axis(shuffled, take, axis=1), 0).astype(np.int8)
+        s.key = keys
+        s.rng_ctr[:] = 0
+        live = np.flatnonzero(~s.done & (s.dec > NONE) & (s.dec < NUM_DECISIONS))
+        for d in np.unique(s.dec[live]):
+            g = live[s.dec[live] == d]
+            s.legal_action_mask[g] = self._mask(s, g, int(d))
+        return s
+
+    # == text ===========================================================================================
+    def render(self, state: GriftersState, b: int = 0, player: int | None = None) -> str:
+        from .render import render_text
+
+        return render_text(self, state, b, player)
+
+
+_HANDLERS = {
+    MAIN: GriftersGame._main, TEAM_PICK: GriftersGame._team_pick,
+    CHOOSE_OPP: GriftersGame._choose_opp, MM_KEEP: GriftersGame._mm_keep,
+    FALLGUY_PICK: GriftersGame._fallguy_pick, THUG_PARTNER: GriftersGame._thug_partner,
+    THUG_SKILL: GriftersGame._thug_skill, MIDDLEMAN_PICK: GriftersGame._middleman_pick,
+    IM_NIGHT: GriftersGame._im_night, IM_CARD: GriftersGame._im_card,
+    SNITCH_PLAYER: GriftersGame._snitch_player, SNITCH_PAIR: GriftersGame._snitch_pair,
+    WHEELMAN_NIGHT: GriftersGame._wheelman_night, FENCE_OWN: GriftersGame._fence_own,
+    FENCE_OTHER: GriftersGame._fence_other, FF_EXTRA: GriftersGame._ff_extra,
+}
+_OPS = {
+    C.END: GriftersGame._op_end, C.COFFERS: GriftersGame._op_coffers,
+    C.OPP: GriftersGame._op_choose, C.EACH_OPP: GriftersGame._op_each_opp,
+    C.RICHEST_OPP: GriftersGame._op_richest, C.BLACKMAIL: GriftersGame._op_choose,
+    C.DRAW: GriftersGame._op_draw, C.DRAW_KEEP: GriftersGame._op_draw_keep,
+    C.COPY_HAND: GriftersGame._op_copy_hand, C.COPY_REFRESH: GriftersGame._op_copy_refresh,
+    C.THUG: GriftersGame._op_thug, C.KIDNAP: GriftersGame._op_kidnap,
+    C.ABDUCT: GriftersGame._op_abduct, C.SNITCH: GriftersGame._op_snitch,
+    C.FENCE: GriftersGame._op_fence, C.ADVANCE: GriftersGame._op_advance,
+    C.GRANT_EXTRA: GriftersGame._op_grant_extra, C.WHEEL: GriftersGame._op_wheel,
+}
+
+
+# == layouts ===========================================================================================
+def _observation_layout(n: int) -> ObservationLayout:
+    per_player = (
+        Field("stash", 1, "Stash / 75"),
+        Field("hand_size", 1, "cards in hand / 30 (capped at 1)"),
+        Field("known_hand", 19, "hand cards known to all, per type / 3 (own block: whole hand)"),
+        Field("night1", 19, "Night One cards per type / 3"),
+        Field("night2", 19, "Night Two cards per type / 3"),
+        Field("night3", 19, "Night Three cards per type / 3"),
+        Field("night_isk", 3, "ISK tokens in Nights One-Three / 3"),
+        Field("refresh", 19, "Refresh Area cards per type / 3"),
+        Field("jobs", 20, "1 per completed Job owned"),
+        Field("jobs_by_colour", 5, "completed Jobs per colour / 4"),
+        Field("score", 1, "current score (Stash + set bonus) / 100, capped at 1"),
+    )
+    return ObservationLayout([
+        Field("num_players", 3, "one-hot over 2, 3, 4 players"),
+        Field("coffers", 1, "ISK in the Coffers / 75"),
+        Field("deck_size", 1, "cards in the Specialist deck / 48"),
+        Field("discard", 19, "discard pile per card type / 3"),
+        Field("turn", 1, "turns played / 200, capped at 1"),
+        Field("my_first_turn", 1, "1 if I have not taken a turn yet"),
+        Field("job_status", 80, "per Job 0-19: one-hot out of game / in stack / top / completed"),
+        Field("my_hand", 19, "my hand per card type / 3"),
+        Block("player", n, per_player, "per player, clockwise from me (0 = me)"),
+        Field("decision", 17, "one-hot pending decision type (zeros unless it is mine)"),
+        Field("effect_card", 19, "one-hot card type whose action is resolving"),
+        Field("job_in_progress", 20, "one-hot Job being completed"),
+        Field("team_so_far", 19, "team cards picked so far per type / 6"),
+        Field("team_needed", 3, "skills (brain, speed, brawn) still needed / 6"),
+        Field("mastermind_draw", 19, "Mastermind's three drawn cards per type / 3"),
+        Field("target_player", 4, "one-hot seat offset chosen for Inside Man / Snitch"),
+        Field("target_night", 3, "one-hot Night chosen for Inside Man"),
+        Field("fence_own_job", 20, "one-hot own Job chosen for the Fence"),
+        Field("extra_capers", 1, "Femme Fatale capers left / 3"),
+    ])
+
+
+def _action_layout() -> ActionLayout:
+    pair = lambda i: f"swap nights {NIGHT_NAMES[PAIRS[i, 0]]}-{NIGHT_NAMES[PAIRS[i, 1]]}"  # noqa
+    return ActionLayout([
+        ActionRange("card", C.NUM_TYPES, lambda i: f"card {C.CARD_NAMES[i]}",
+                    "a card type: Caper, team pick, target, keep ..."),
+        ActionRange("job_stack", C.NUM_STACKS, lambda i: f"job stack {C.STACK_NAMES[i]}",
+                    "Complete a Job: the top Job of a stack"),
+        ActionRange("player", 4, lambda i: "player +0 (self)" if i == 0 else f"player +{i}",
+                    "a seat, clockwise offset from me"),
+        ActionRange("night", 3, lambda i: f"night {NIGHT_NAMES[i]}", "a Night space"),
+        ActionRange("swap", 3, pair, "Snitch: a pair of Night spaces"),
+        ActionRange("skill", 3, lambda i: f"skill {C.SKILL_NAMES[i]}",
+                    "Thug with an Inside Man: the skill it stands for"),
+        ActionRange("job", C.NUM_JOBS, lambda i: f"job {C.JOB_NAMES[i]}",
+                    "Fence: a completed Job"),
+        ActionRange("pass", 1, lambda i: "pass", "Femme Fatale: no second Caper"),
+    ])
