@@ -1,0 +1,1 @@
+"""Vaults: crews, vault piles, the Police station and disrupt cards."""

@@ -1,0 +1,1502 @@
+"""The Vaults rules as a vectorized kernel, ordered like the rulebook.
+
+Setup (dealer, bosses, vault piles) -> the turn (draw/bailout, planning, jobs, hideout) with
+its actions (draw, play, move, crack) -> abilities, vault fronts and disrupt cards -> the end
+of the turn (hand limit) -> the end of the game. Every decision is one small choice from the
+flat action space (see `components.DECISIONS`); effects that need several choices are kept on
+a small per-game stack. Disrupt cards played out of turn go through the core's response
+windows (`envs.core.windows`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..core import ActionLayout, ActionRange, Block, Field, Game, ObservationLayout, Option
+from ..core import rng
+from ..core import windows as win
+from . import components as C
+from .components import D, E
+
+NONE = 0
+WIN_CRACK, WIN_ACTION = 1, 2  # window kinds
+RESUME_NONE, RESUME_FLIP = 0, 1
+STACK = 8
+# rng streams
+S_BOSS, S_VAULT, S_DISRUPT, S_DECK, S_RESHUFFLE, S_PICK = range(1, 7)
+
+# -- targeting tables derived from components.TARGETING --------------------------------------
+OP_NONE, OP_JAIL, OP_RETURN, OP_STEAL, OP_STEAL_HERE, OP_MOD, OP_FAIL, OP_PICK, OP_RESET = \
+    range(9)
+WHO_ANY, WHO_OPP, WHO_BACKFIRE, WHO_SELF = range(4)
+_OPS = {"jail": OP_JAIL, "return": OP_RETURN, "steal": OP_STEAL, "steal_here": OP_STEAL_HERE,
+        "mod": OP_MOD, "fail": OP_FAIL}
+_WHO = {"any": WHO_ANY, "opp": WHO_OPP, "backfire": WHO_BACKFIRE, "self": WHO_SELF}
+OP = np.zeros(C.N_EFFECTS, np.int8)
+WHO = np.zeros(C.N_EFFECTS, np.int8)
+for _n, (_op, _cls, _who) in C.TARGETING.items():
+    OP[E[_n]], WHO[E[_n]] = _OPS[_op], _WHO[_who]
+OP[E["B_PICKPOCKET"]] = OP[E["D_PICKPOCKET"]] = OP_PICK
+WHO[E["B_PICKPOCKET"]] = WHO[E["D_PICKPOCKET"]] = WHO_OPP
+OP[E["D_RESET"]] = OP_RESET
+MOD_SIGN = np.zeros(C.N_EFFECTS, np.int8)
+MOD_SIGN[E["D_SABOTAGE"]], MOD_SIGN[E["D_REINFORCE"]] = -2, 2
+
+# disrupt usability by context [RB "Disrupts"; spec §2.9]: 0 MAIN (active), 1 crack window,
+# active player's slot, 2 crack window, other players, 3 action window (other players only)
+CTX_MAIN, CTX_CRACK_ACTIVE, CTX_CRACK_OTHER, CTX_ACTION = range(4)
+ALLOWED = np.zeros((4, C.N_EFFECTS), bool)
+_GENERIC = ("D_DRAW", "D_JAIL_TOOL", "D_TIPOFF", "D_SABOTAGE", "D_REINFORCE", "D_BAIL",
+            "D_SCOUT", "D_PICKPOCKET", "D_BURY")
+for _n in _GENERIC:
+    ALLOWED[:, E[_n]] = True
+ALLOWED[CTX_MAIN, [E["D_ACTION"], E["D_RESET"]]] = True
+ALLOWED[CTX_CRACK_ACTIVE, [E["D_KEY"], E["D_ACTION"]]] = True
+ALLOWED[CTX_CRACK_OTHER, E["D_LOCKDOWN"]] = True
+
+
+@dataclasses.dataclass
+class VaultsState(win.WindowState):
+    """Fixed-shape arrays of a batch of Vaults games (P players, K crew slots)."""
+
+    hand: np.ndarray  # int8 [B,P,54]  cards in hand by type
+    known: np.ndarray  # int8 [B,P,54]  of those, cards everyone knows are there
+    crew: np.ndarray  # int8 [B,P,K,44]  cards in each crew slot by type
+    spent: np.ndarray  # bool [B,P,K]  the crew flipped a vault this turn
+    blocked: np.ndarray  # bool [B,P,K]  the crew's crack was cancelled this turn
+    mods: np.ndarray  # int8 [B,P,K,3]  Sabotage/Reinforce modifiers until the end of the turn
+    deck: np.ndarray  # int8 [B,76]  main deck, top at deck_len-1
+    deck_len: np.ndarray  # int16 [B]
+    ddeck: np.ndarray  # int8 [B,20]  disrupt deck (disrupt index 0-9), top at ddeck_len-1
+    ddeck_len: np.ndarray  # int16 [B]
+    dused: np.ndarray  # int8 [B,10]  used disrupt cards by type
+    pchar: np.ndarray  # int8 [B,52]  Police station character pile, top at pc_len-1
+    pc_len: np.ndarray  # int16 [B]
+    ptool: np.ndarray  # int8 [B,24]  Police station tool pile
+    pt_len: np.ndarray  # int16 [B]
+    vpub: np.ndarray  # int8 [B,3,9]  public vault piles, top at vpub_len-1
+    vpub_len: np.ndarray  # int16 [B,3]
+    vpriv: np.ndarray  # int8 [B,P,27]  private vault piles
+    vpriv_len: np.ndarray  # int16 [B,P]
+    loot: np.ndarray  # int16 [B,P]
+    revealed: np.ndarray  # bool [B,27]  front is public (cracked)
+    known_face: np.ndarray  # bool [B,P,27]  fronts a player looked at secretly
+    boss_offer: np.ndarray  # int8 [B,P,2]  the two bosses offered at setup (low, high)
+    boss_pick: np.ndarray  # int8 [B,P]  chosen boss, -1 before the choice
+    first_player: np.ndarray  # int8 [B]
+    active: np.ndarray  # int8 [B]  whose turn it is
+    phase: np.ndarray  # int8 [B]  1 draw/bailout, 2 planning, 3 jobs, 4 hideout
+    actions: np.ndarray  # int8 [B]  actions left this turn
+    can_draw: np.ndarray  # bool [B]  the turn started with fewer than five cards
+    draw_source: np.ndarray  # int8 [B]  0 none yet, 1 main deck, 2 Police station
+    turns_taken: np.ndarray  # int16 [B,P]
+    turns_total: np.ndarray  # int16 [B]
+    dec: np.ndarray  # int8 [B]  pending decision (components.DECISIONS)
+    owner: np.ndarray  # int8 [B]  who makes the pending decision / resolves the effect
+    card_in_play: np.ndarray  # int8 [B]  card being played or whose effect resolves, -1
+    effect: np.ndarray  # int8 [B]  effect being resolved (components.EFFECTS)
+    stack: np.ndarray  # int8 [B,8]  effects still to resolve, top at slen-1
+    slen: np.ndarray  # int8 [B]
+    tgt_player: np.ndarray  # int8 [B]  chosen player (absolute seat)
+    tgt_crew: np.ndarray  # int8 [B]  chosen crew slot
+    src_crew: np.ndarray  # int8 [B]  crew a card moves from
+    move_card: np.ndarray  # int8 [B]  card type being moved
+    crack_crew: np.ndarray  # int8 [B]  crew slot of the active player's declared crack
+    crack_target: np.ndarray  # int8 [B]  0-2 public pile, 3.. opponent at offset +1.., -1
+    over: np.ndarray  # int8 [B,12]  tools overloaded for the declared crack
+    key_used: np.ndarray  # bool [B]  a Master Key was played on the declared crack
+    resume: np.ndarray  # int8 [B]  what the closing window resumes (RESUME_*)
+    game_over: np.ndarray  # bool [B]  ended by the rules during this step
+    rng_counter: np.ndarray  # uint64 [B]
+
+
+def _offset_label(i: int) -> str:
+    return "player +0 (self)" if i == 0 else f"player +{i}"
+
+
+class Vaults(Game):
+    """Vaults for 2-4 players (see the module docs of `vaults_v0`)."""
+
+    name = "vaults_v0"
+    title = "Vaults"
+    version = 0
+    player_counts = (2, 3, 4)
+    score_scale = 400.0
+    GAME_OPTIONS = {
+        "goal": Option(400, "loot goal that ends the game at once (rulebook: £400-800 for 2 "
+                       "players, £400-700 for 3, £400-600 for 4)",
+                       check=lambda v: isinstance(v, int) and 100 <= v <= C.TOTAL_LOOT,
+                       allowed=f"an int in 100..{C.TOTAL_LOOT}"),
+        "first_player": Option(None, "seat of the first player (the dealer sits before it); "
+                               "None = drawn from the seed",
+                               check=lambda v: v is None or (isinstance(v, int) and 0 <= v < 4),
+                               allowed="None or a seat index"),
+        "max_crews": Option(6, "crew slots per player (the rulebook sets no limit)",
+                            check=lambda v: isinstance(v, int) and 2 <= v <= 8,
+                            allowed="an int in 2..8"),
+        "response_windows": Option("crack", "when other players may play disrupts: after each "
+                                   "crack declaration, after every action, or never",
+                                   ("crack", "every_action", "none")),
+        "max_turns": Option(1000, "stall guard: the game ends as at deck exhaustion after this "
+                            "many turns in total",
+                            check=lambda v: isinstance(v, int) and v >= 100,
+                            allowed="an int >= 100"),
+    }
+
+    # -- layouts ---------------------------------------------------------------------------
+    def _setup(self) -> None:
+        o = self.options
+        if o["first_player"] is not None and o["first_player"] >= o["num_players"]:
+            raise ValueError(f"{self.name}: invalid value {o['first_player']!r} for option "
+                             f"'first_player'; allowed: None or 0..{o['num_players'] - 1}")
+        N, K = self.num_players, o["max_crews"]
+        self.K = K
+        self.goal = o["goal"]
+        self.max_turns = o["max_turns"]
+        self.windows = o["response_windows"]
+        names = C.CARD_NAMES
+        self.action_layout = ActionLayout([
+            ActionRange("card", 54, lambda i: f"card {names[i]}", "a hand type (play, move, "
+                        "target, overload, key, respond, discard, copy)"),
+            ActionRange("move", K, lambda i: f"move from crew {i}", "move a card out of crew k"),
+            ActionRange("crack", K, lambda i: f"crack with crew {i}", "declare a crack"),
+            ActionRange("draw_deck", 1, lambda i: "draw main deck", "draw from the main deck"),
+            ActionRange("draw_police_char", 1, lambda i: "draw police characters",
+                        "draw the top of the character Police pile"),
+            ActionRange("draw_police_tool", 1, lambda i: "draw police tools",
+                        "draw the top of the tool Police pile"),
+            ActionRange("end_turn", 1, lambda i: "end turn", "end the turn"),
+            ActionRange("crew", K, lambda i: f"crew {i}", "a crew slot (destination/target)"),
+            ActionRange("new_crew", 1, lambda i: "new crew", "form a new crew"),
+            ActionRange("boss_to_police", 1, lambda i: "boss to police (gain disrupt)",
+                        "send the boss in play to the Police station for a disrupt"),
+            ActionRange("player", 4, _offset_label, "a seat offset from the deciding player"),
+            ActionRange("pile", 6, lambda i: (f"pile public {i + 1}" if i < 3
+                                              else f"pile opponent +{i - 2}"),
+                        "a public vault pile or an opponent's vault pile"),
+            ActionRange("skill", 3, lambda i: f"skill {('physical', 'mechanical', 'explosives')[i]}",
+                        "a skill"),
+            ActionRange("option", 2, lambda i: f"option {i}", "boss choice low/high, disrupt "
+                        "effect A/B, Police pile characters/tools"),
+            ActionRange("pass", 1, lambda i: "pass", "pass / finish"),
+        ])
+        al = self.action_layout
+        self.A_MOVE, self.A_CRACK = al.start["move"], al.start["crack"]
+        self.A_DRAW = al.start["draw_deck"]
+        self.A_END = al.start["end_turn"]
+        self.A_CREW, self.A_NEW = al.start["crew"], al.start["new_crew"]
+        self.A_POLICE = al.start["boss_to_police"]
+        self.A_PLAYER, self.A_PILE = al.start["player"], al.start["pile"]
+        self.A_SKILL, self.A_OPT = al.start["skill"], al.start["option"]
+        self.A_PASS = al.start["pass"]
+        crew_fields = tuple(Field(f"crew{k}", 53, f"crew slot {k}: exists, boss one-hot (12), "
+                                  "member counts/2 (20), tool counts/2 (12), skills/30 (3), "
+                                  "spent, blocked, modifiers (m+6)/12 (3)") for k in range(K))
+        self.observation_layout = ObservationLayout([
+            Field("num_players", 3, "one-hot of 2, 3, 4"),
+            Field("goal", 1, "goal / 1430"),
+            Field("main_deck", 1, "cards / 76"),
+            Field("disrupt_deck", 1, "cards / 20"),
+            Field("turn", 1, "min(1, turns / 300)"),
+            Field("active_player", 4, "one-hot seat offset of the active player"),
+            Field("phase", 4, "one-hot phase 1-4"),
+            Field("actions_left", 1, "min(1, actions / 6)"),
+            Field("can_draw", 1, "the active turn started with < 5 cards"),
+            Field("draw_source", 3, "one-hot none / main deck / Police station"),
+            Field("my_hand", 54, "my cards by type / 2"),
+            Field("my_peeks", 84, "per public pile: one-hot of the top vault if I know its "
+                  "front, else slot 27"),
+            Field("my_boss_offer", 12, "bosses offered to me at setup (until chosen)"),
+            Block("player", N, (
+                Field("hand_size", 1, "min(1, cards / 10)"),
+                Field("disrupts", 1, "min(1, disrupt cards / 5)"),
+                Field("known_hand", 54, "publicly known cards in hand / 2"),
+                Field("loot", 1, "min(1, loot / goal)"),
+                Field("vault_count", 1, "vaults in pile / 27"),
+                Field("top_vault", 28, "one-hot vault id of the pile top (27 = empty)"),
+                Field("fails", 1, "Fail vaults in pile / 8"),
+            ) + crew_fields, "seat offset r from me (0 = me)"),
+            Field("public_piles", 33, "per pile: count / 9, one-hot top group G0-G8 or empty"),
+            Field("revealed", 27, "vault fronts that are public"),
+            Field("unrevealed_by_group", 9, "unrevealed vaults per group / 3"),
+            Field("police_counts", 44, "Police station cards by type / 2"),
+            Field("police_tops", 138, "top 3 character cards (33 each), top 3 tools (13 each)"),
+            Field("disrupt_used", 10, "used disrupts by type / 2"),
+            Field("decision", len(C.DECISIONS), "one-hot pending decision (mine only)"),
+            Field("card_in_play", 54, "one-hot card being played / resolving"),
+            Field("effect", C.N_EFFECTS, "one-hot effect being resolved"),
+            Field("target_player", 4, "one-hot seat offset of the chosen player"),
+            Field("target_crew", K, "one-hot chosen crew slot"),
+            Field("crack_crew", K, "one-hot crew slot of the declared crack"),
+            Field("crack_target", 6, "one-hot crack target (3 public, 3 opponent offsets)"),
+            Field("crack_skills", 3, "current skills of the cracking crew / 30"),
+            Field("crack_combo", 3, "combination of the target / 10"),
+            Field("overloads", 12, "overloaded tools / 2"),
+            Field("key_used", 1, "a Master Key is on the declared crack"),
+            Field("window", 3, "window open (crack / action), passes in a row / N"),
+        ])
+        self._eye_pile = np.eye(28, dtype=np.float32)
+
+    def default_max_steps(self) -> int:
+        # random play measured in the README: well under 1 % of this bound
+        return 60000
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _rand(self, st: VaultsState, g: np.ndarray, n: int, stream: int) -> np.ndarray:
+        """Uniforms [len(g), n] from each game's own counter (then advanced)."""
+        c = st.rng_counter[g]
+        u = rng.uniform(st.key[g][:, None], stream,
+                        c[:, None] * np.uint64(128) + np.arange(n, dtype=np.uint64)[None, :])
+        st.rng_counter[g] = c + np.uint64(1)
+        return u
+
+    def _push(self, st: VaultsState, g: np.ndarray, codes: np.ndarray | int) -> None:
+        codes = np.broadcast_to(np.asarray(codes, np.int8), g.shape)
+        keep = codes > 0
+        g, codes = g[keep], codes[keep]
+        st.stack[g, st.slen[g]] = codes
+        st.slen[g] += 1
+
+    def exists(self, st: VaultsState, g: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """bool [n,P,K]: a crew exists iff it holds a boss or a member."""
+        return st.crew[g][..., :C.TOOL0].any(axis=-1)
+
+    def _skills(self, crew: np.ndarray, mods: np.ndarray, tools_twice: bool) -> np.ndarray:
+        """Crew skills [...,3]: cards (+ every tool again if `tools_twice`) + modifiers >= 0."""
+        s = crew.astype(np.int16) @ C.SKILLS
+        if tools_twice:
+            s = s + crew[..., C.TOOL0:].astype(np.int16) @ C.SKILLS[C.TOOL0:]
+        return np.maximum(s + mods, 0)
+
+    def _crack_skills(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        """Current skills [n,3] of the declared crack's crew, with its overloads."""
+        a, k = st.active[g], st.crack_crew[g]
+        cr = st.crew[g, a, k]
+        over = np.minimum(st.over[g], cr[:, C.TOOL0:]).astype(np.int16)
+        return np.maximum(cr.astype(np.int16) @ C.SKILLS + over @ C.SKILLS[C.TOOL0:]
+                          + st.mods[g, a, k], 0)
+
+    def _target_tops(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        """Top vault id [n,6] of each crack target seen from the active player, -1 if none."""
+        N = self.num_players
+        n = g.size
+        out = np.full((n, 6), -1, np.int16)
+        pl = st.vpub_len[g].astype(np.int64)
+        tops = st.vpub[g[:, None], np.arange(3)[None, :], np.maximum(pl - 1, 0)]
+        out[:, :3] = np.where(pl > 0, tops, -1)
+        for off in range(1, N):
+            q = (st.active[g].astype(np.int64) + off) % N
+            ql = st.vpriv_len[g, q].astype(np.int64)
+            t = st.vpriv[g, q, np.maximum(ql - 1, 0)]
+            out[:, 2 + off] = np.where(ql > 0, t, -1)
+        return out
+
+    def _holds_key(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
+        return (st.hand[g, p, 44] + st.hand[g, p, 45]) > 0
+
+    def _leave_hand(self, st: VaultsState, g: np.ndarray, p: np.ndarray, t: np.ndarray) -> None:
+        """A card leaves a hand: one fewer, and at most one fewer known (public view)."""
+        st.hand[g, p, t] -= 1
+        st.known[g, p, t] = np.maximum(st.known[g, p, t] - 1, 0)
+
+    def _to_police(self, st: VaultsState, g: np.ndarray, t: np.ndarray) -> None:
+        """Put one card per game on top of its Police pile (characters or tools)."""
+        t = np.asarray(t, np.int64)
+        ch = t < C.TOOL0
+        gc, gt = g[ch], g[~ch]
+        st.pchar[gc, st.pc_len[gc]] = t[ch]
+        st.pc_len[gc] += 1
+        st.ptool[gt, st.pt_len[gt]] = t[~ch]
+        st.pt_len[gt] += 1
+
+    def _draw_main(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
+        """Draw the main deck's top into p's hand; the last card ends the game."""
+        ok = st.deck_len[g] > 0
+        g, p = g[ok], p[ok]
+        st.deck_len[g] -= 1
+        top = st.deck[g, st.deck_len[g]]
+        st.hand[g, p, top] += 1
+        st.game_over[g[st.deck_len[g] == 0]] = True
+
+    def _gain_disrupt(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
+        """Draw a disrupt; an empty deck is first rebuilt from the used pile, shuffled."""
+        empty = g[st.ddeck_len[g] == 0]
+        if empty.size:
+            used = st.dused[empty]
+            copy = np.arange(C.DISRUPT_DECK_SIZE) % 2
+            valid = copy[None, :] < used[:, C.DISRUPT_TYPES]
+            u = self._rand(st, empty, C.DISRUPT_DECK_SIZE, S_RESHUFFLE)
+            order = np.argsort(np.where(valid, u, 2.0), axis=1, kind="stable")
+            st.ddeck[empty] = C.DISRUPT_TYPES[order]
+            st.ddeck_len[empty] = valid.sum(axis=1)
+            st.dused[empty] = 0
+        ok = st.ddeck_len[g] > 0
+        g, p = g[ok], p[ok]
+        st.ddeck_len[g] -= 1
+        d = st.ddeck[g, st.ddeck_len[g]]
+        st.hand[g, p, C.DISRUPT0 + d] += 1
+
+    def _can_gain_disrupt(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        return (st.ddeck_len[g] > 0) | (st.dused[g].sum(axis=1) > 0)
+
+    def _normalize(self, st: VaultsState, g: np.ndarray) -> None:
+        """Tools left without a boss or member return to hand (known); empty crews clear."""
+        if g.size == 0:
+            return
+        cr = st.crew[g]
+        ex = cr[..., :C.TOOL0].any(axis=-1)
+        orphan = ~ex[..., None] & (cr[..., C.TOOL0:] > 0)
+        if orphan.any():
+            back = np.where(orphan, cr[..., C.TOOL0:], 0).sum(axis=2)  # [n,P,12]
+            st.hand[g, :, C.TOOL0:C.DISRUPT0] += back
+            st.known[g, :, C.TOOL0:C.DISRUPT0] += back
+            cr[..., C.TOOL0:] = np.where(ex[..., None], cr[..., C.TOOL0:], 0)
+            st.crew[g] = cr
+        gone = ~ex
+        st.spent[g] &= ex
+        st.blocked[g] &= ex
+        st.mods[g] = np.where(gone[..., None], 0, st.mods[g])
+
+    # -- setup [RB "Starting the game"] ------------------------------------------------------
+    def _init(self, keys: np.ndarray) -> VaultsState:
+        B, N, K = len(keys), self.num_players, self.K
+        z = lambda *s, dt=np.int8: np.zeros((B, *s), dt)  # noqa: E731
+        st = VaultsState(
+            current_player=z(), legal_action_mask=z(self.num_actions, dt=bool),
+            terminated=z(dt=bool), truncated=z(dt=bool), rewards=z(N, dt=np.float32),
+            steps=z(dt=np.int32), key=keys.astype(np.uint64), **win.window_arrays(B),
+            hand=z(N, 54), known=z(N, 54), crew=z(N, K, 44), spent=z(N, K, dt=bool),
+            blocked=z(N, K, dt=bool), mods=z(N, K, 3), deck=z(76), deck_len=z(dt=np.int16),
+            ddeck=z(20), ddeck_len=z(dt=np.int16), dused=z(10), pchar=z(52),
+            pc_len=z(dt=np.int16), ptool=z(24), pt_len=z(dt=np.int16), vpub=z(3, 9),
+            vpub_len=z(3, dt=np.int16), vpriv=z(N, 27), vpriv_len=z(N, dt=np.int16),
+            loot=z(N, dt=np.int16), revealed=z(27, dt=bool), known_face=z(N, 27, dt=bool),
+            boss_offer=z(N, 2), boss_pick=np.full((B, N), -1, np.int8), first_player=z(),
+            active=z(), phase=z(), actions=z(), can_draw=z(dt=bool), draw_source=z(),
+            turns_taken=z(N, dt=np.int16), turns_total=z(dt=np.int16), dec=z(), owner=z(),
+            card_in_play=np.full(B, -1, np.int8), effect=z(), stack=z(STACK), slen=z(),
+            tgt_player=z(), tgt_crew=z(), src_crew=z(), move_card=z(), crack_crew=z(),
+            crack_target=np.full(B, -1, np.int8), over=z(12), key_used=z(dt=bool),
+            resume=z(), game_over=z(dt=bool), rng_counter=z(dt=np.uint64))
+        g = np.arange(B)
+        # dealer and first player [RB "Dealer", "Who goes first?"]
+        if self.options["first_player"] is None:
+            fp = (self._rand(st, g, 1, S_BOSS)[:, 0] * N).astype(np.int8)
+        else:
+            fp = np.full(B, self.options["first_player"], np.int8)
+        st.first_player[:] = fp
+        # two bosses to each player, dealt in seat order from the first player
+        bosses = np.argsort(self._rand(st, g, C.N_BOSS, S_BOSS), axis=1).astype(np.int8)
+        for i in range(N):
+            p = (fp.astype(np.int64) + i) % N
+            st.boss_offer[g, p] = np.sort(bosses[:, 2 * i:2 * i + 2], axis=1)
+        # the vault piles: 27 shuffled vaults in 3 public piles of 9
+        st.vpub[:] = np.argsort(self._rand(st, g, C.N_VAULTS, S_VAULT), axis=1).reshape(B, 3, 9)
+        st.vpub_len[:] = C.PILE_SIZE
+        # the disrupt deck
+        order = np.argsort(self._rand(st, g, C.DISRUPT_DECK_SIZE, S_DISRUPT), axis=1)
+        st.ddeck[:] = C.DISRUPT_TYPES[order]
+        st.ddeck_len[:] = C.DISRUPT_DECK_SIZE
+        st.dec[:] = D["BOSS_CHOICE"]
+        st.owner[:] = fp
+        st.active[:] = fp
+        self._refresh(st, g)
+        return st
+
+    def _boss_choice(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        """A secret boss choice; after the last one, crews, main deck and hands are made."""
+        N = self.num_players
+        p = st.owner[g].astype(np.int64)
+        st.boss_pick[g, p] = st.boss_offer[g, p, a - self.A_OPT]
+        nxt = (p + 1) % N
+        done = nxt == st.first_player[g]
+        st.owner[g[~done]] = nxt[~done]
+        d = g[done]
+        if d.size == 0:
+            return
+        n = d.size
+        picks = st.boss_pick[d].astype(np.int64)  # [n,N]
+        rows = np.arange(n)[:, None]
+        st.crew[d[:, None], np.arange(N)[None, :], 0, picks] = 1
+        # the unchosen bosses are shuffled with members and tools into the main deck
+        taken = np.zeros((n, C.DECK_SIZE), bool)
+        taken[rows, picks] = True  # bosses are single copies at deck positions 0-11
+        u = self._rand(st, d, C.DECK_SIZE, S_DECK)
+        order = np.argsort(np.where(taken, 2.0, u), axis=1, kind="stable")
+        st.deck[d] = C.DECK_TYPES[order]
+        size = C.DECK_SIZE - N
+        # four cards each, dealt from the top in seat order
+        fp = st.first_player[d].astype(np.int64)
+        for j in range(C.START_HAND * N):
+            q = (fp + j) % N
+            top = st.deck[d, size - 1 - j]
+            st.hand[d, q, top] += 1
+        st.deck_len[d] = size - C.START_HAND * N
+        st.dec[d] = NONE
+        self._start_turn(st, d, fp)
+
+    # -- the turn [RB "Action Management & Hand Size", "Game Turns"] -----------------------
+    def _start_turn(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
+        st.active[g] = p
+        st.owner[g] = p
+        st.actions[g] = C.ACTIONS_PER_TURN
+        st.phase[g] = 1
+        st.draw_source[g] = 0
+        st.can_draw[g] = st.hand[g, p].sum(axis=1) < C.HAND_LIMIT
+
+    def _end_turn(self, st: VaultsState, g: np.ndarray) -> None:
+        """Hand limit first (DISCARD decisions), then the next player's turn."""
+        a = st.active[g].astype(np.int64)
+        big = st.hand[g, a].sum(axis=1) > C.HAND_LIMIT
+        st.dec[g[big]] = D["DISCARD"]
+        st.owner[g[big]] = a[big]
+        self._next_turn(st, g[~big])
+
+    def _next_turn(self, st: VaultsState, g: np.ndarray) -> None:
+        if g.size == 0:
+            return
+        a = st.active[g].astype(np.int64)
+        # modifiers and spent/blocked flags last until the end of the turn [RB "Turn"]
+        st.mods[g] = 0
+        st.spent[g] = False
+        st.blocked[g] = False
+        st.turns_taken[g, a] += 1
+        st.turns_total[g] += 1
+        st.dec[g] = NONE
+        st.game_over[g[st.turns_total[g] >= self.max_turns]] = True
+        self._start_turn(st, g, (a + 1) % self.num_players)
+
+    # -- the step: dispatch by decision, then advance to the next decision ---------------------
+    def _step(self, st: VaultsState, idx: np.ndarray, actions: np.ndarray) -> None:
+        dec = st.dec[idx]
+        for d in np.unique(dec):
+            sel = dec == d
+            self._HANDLERS[int(d)](self, st, idx[sel], actions[sel])
+        self._advance(st, idx)
+        over = idx[st.game_over[idx]]
+        live = idx[~st.game_over[idx]]
+        self._refresh(st, live)
+        if over.size:
+            st.game_over[over] = False
+            self._finish(st, over)
+
+    def _advance(self, st: VaultsState, idx: np.ndarray) -> None:
+        """Resolve queued effects, windows and turn changes until a decision is pending."""
+        for _ in range(200):
+            g = idx[(st.dec[idx] == NONE) & ~st.game_over[idx]]
+            if g.size == 0:
+                return
+            has = st.slen[g] > 0
+            if has.any():
+                self._start_effects(st, g[has])
+            if (~has).any():
+                self._continue(st, g[~has])
+        raise RuntimeError("vaults: effect resolution did not settle")
+
+    def _continue(self, st: VaultsState, g: np.ndarray) -> None:
+        """Nothing queued: the window goes on, the crack flips, or the active player acts."""
+        N = self.num_players
+        w = g[st.win_kind[g] != win.NO_WINDOW]
+        if w.size:
+            can = st.hand[w, :, C.DISRUPT0:].sum(axis=2) > 0
+            act = st.win_kind[w] == WIN_ACTION
+            can[np.flatnonzero(act), st.active[w[act]]] = False
+            seat = win.next_responder(st, w, can, N)
+            ask = seat >= 0
+            st.dec[w[ask]] = D["RESPONSE"]
+            st.owner[w[ask]] = seat[ask]
+        rest = g[st.win_kind[g] == win.NO_WINDOW]
+        rest = rest[st.dec[rest] == NONE]
+        flip = rest[st.resume[rest] == RESUME_FLIP]
+        if flip.size:
+            st.resume[flip] = RESUME_NONE
+            self._flip(st, flip)
+        turn = rest[st.resume[rest] != RESUME_FLIP]
+        turn = turn[(st.dec[turn] == NONE) & (st.slen[turn] == 0)]
+        turn = turn[np.isin(turn, flip, invert=True)]
+        if turn.size:
+            a = st.active[turn].astype(np.int64)
+            st.owner[turn] = a
+            st.card_in_play[turn] = -1
+            st.effect[turn] = NONE
+            stuck = (st.actions[turn] == 0) & (st.hand[turn, a, C.DISRUPT0:].sum(axis=1) == 0)
+            st.dec[turn[~stuck]] = D["MAIN"]
+            self._end_turn(st, turn[stuck])
+
+    # -- MAIN -------------------------------------------------------------------------------
+    def _main(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        p = st.active[g].astype(np.int64)
+        st.dec[g] = NONE
+        # play a boss, member or tool from hand (its ability first, then the destination)
+        m = a < C.DISRUPT0
+        if m.any():
+            gg, pp, c = g[m], p[m], a[m]
+            self._leave_hand(st, gg, pp, c)
+            st.actions[gg] -= 1
+            st.phase[gg] = np.where(st.phase[gg] <= 2, 2, 4)
+            st.draw_source[gg] = 0
+            st.card_in_play[gg] = c
+            if self.windows == "every_action":
+                self._push(st, gg, E["ACTION_WINDOW"])
+            self._push(st, gg, E["PLAY_CARD"])
+            self._push(st, gg, C.ABILITY[c])
+        # play a disrupt: free; choose its effect next
+        m = (a >= C.DISRUPT0) & (a < 54)
+        if m.any():
+            self._play_disrupt(st, g[m], p[m], a[m])
+        m = (a >= self.A_MOVE) & (a < self.A_MOVE + self.K)
+        if m.any():
+            st.src_crew[g[m]] = a[m] - self.A_MOVE
+            st.dec[g[m]] = D["MOVE_CARD"]
+        m = (a >= self.A_CRACK) & (a < self.A_CRACK + self.K)
+        if m.any():
+            gg = g[m]
+            st.crack_crew[gg] = a[m] - self.A_CRACK
+            st.phase[gg] = 3  # declared: no going back [RB FAQ]
+            st.dec[gg] = D["CRACK_TARGET"]
+        m = (a >= self.A_DRAW) & (a < self.A_END)
+        if m.any():
+            self._draw_action(st, g[m], p[m], a[m] - self.A_DRAW)
+        m = a == self.A_END
+        if m.any():
+            self._end_turn(st, g[m])
+
+    def _play_disrupt(self, st: VaultsState, g: np.ndarray, p: np.ndarray, a: np.ndarray) -> None:
+        self._leave_hand(st, g, p, a)
+        st.dused[g, a - C.DISRUPT0] += 1
+        st.card_in_play[g] = a
+        st.owner[g] = p
+        st.dec[g] = D["DISRUPT_EFFECT"]
+
+    def _draw_action(self, st: VaultsState, g: np.ndarray, p: np.ndarray, src: np.ndarray) -> None:
+        """1. Draw/Bailout: one card per action from one source [RB]."""
+        st.actions[g] -= 1
+        deck = src == 0
+        self._draw_main(st, g[deck], p[deck])
+        st.draw_source[g[deck]] = 1
+        pol = g[~deck]
+        if pol.size:
+            self._bail(st, pol, p[~deck], src[~deck] - 1)
+            st.draw_source[pol] = 2
+        if self.windows == "every_action":
+            self._push(st, g, E["ACTION_WINDOW"])
+
+    def _bail(self, st: VaultsState, g: np.ndarray, p: np.ndarray, pile: np.ndarray) -> None:
+        """Take the top of a Police pile (0 characters, 1 tools) into hand, face up."""
+        ch = pile == 0
+        gc, pc = g[ch], p[ch]
+        st.pc_len[gc] -= 1
+        t = st.pchar[gc, st.pc_len[gc]]
+        st.hand[gc, pc, t] += 1
+        st.known[gc, pc, t] += 1
+        gt, pt = g[~ch], p[~ch]
+        st.pt_len[gt] -= 1
+        t = st.ptool[gt, st.pt_len[gt]]
+        st.hand[gt, pt, t] += 1
+        st.known[gt, pt, t] += 1
+
+    # -- playing a card: destination [RB "Forming Crews"] ------------------------------------
+    def _new_slot(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
+        """Lowest free crew slot of p (K if none)."""
+        free = ~self.exists(st, g)[np.arange(g.size), p]
+        return np.where(free.any(axis=1), free.argmax(axis=1), self.K)
+
+    def _play_dest(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        p = st.active[g].astype(np.int64)
+        c = st.card_in_play[g].astype(np.int64)
+        st.dec[g] = NONE
+        st.card_in_play[g] = -1
+        pol = a == self.A_POLICE
+        if pol.any():
+            self._to_police(st, g[pol], c[pol])
+            self._gain_disrupt(st, g[pol], p[pol])
+        new = a == self.A_NEW
+        k = np.where(new, self._new_slot(st, g, p), a - self.A_CREW)
+        put = ~pol
+        st.crew[g[put], p[put], k[put], c[put]] += 1
+        gn = g[new]
+        st.spent[gn, p[new], k[new]] = False
+        st.blocked[gn, p[new], k[new]] = False
+        st.mods[gn, p[new], k[new]] = 0
+
+    # -- moving cards between crews [RB "Forming Crews", FAQ "refreshed"] -------------------
+    def _move_options(self, st: VaultsState, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For the active player: card_ok [n,K,44] (a card with a destination) and
+        dest_ok [n,K,44,K+1] (crew k' or a new crew, last index)."""
+        K = self.K
+        p = st.active[g].astype(np.int64)
+        cr = st.crew[g, p].astype(np.int16)  # [n,K,44]
+        present = cr > 0
+        ex = cr[..., :C.TOOL0].sum(-1) > 0  # [n,K]
+        bm = cr[..., :C.TOOL0].sum(-1)
+        nt = cr[..., C.TOOL0:].sum(-1)
+        cls_count = np.stack([cr[..., :C.MEMBER0].sum(-1), cr[..., C.MEMBER0:C.TOOL0].sum(-1),
+                              nt], -1)  # [n,K,3]
+        room = cls_count < C.CLASS_CAP  # [n,K,3]
+        room_x = room[:, :, C.CLASS_OF]  # [n,K(dest),44]
+        is_bm = ~C.IS_TOOL
+        # the source crew stays valid: it keeps a boss/member, or has no tools left
+        valid_after = np.where(is_bm[None, None, :], ((bm - 1) >= 1)[..., None]
+                               | (nt == 0)[..., None], True)  # [n,K(src),44]
+        keeps_bm = ((bm - 1) >= 1)[..., None] & is_bm[None, None, :]
+        other = ~np.eye(K, dtype=bool)  # [src,dest]
+        dest = np.zeros((g.size, K, 44, K + 1), bool)
+        dest[..., :K] = (ex[:, None, None, :] & other[None, :, None, :]
+                         & ((room_x.transpose(0, 2, 1)[:, None, :, :] & valid_after[..., None])
+                            | ~room_x.transpose(0, 2, 1)[:, None, :, :]))
+        free_slot = (~ex).any(axis=1)
+        dest[..., K] = keeps_bm & free_slot[:, None, None]
+        dest &= present[..., None]
+        return dest.any(-1), dest
+
+    def _move_card(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        st.move_card[g] = a
+        st.dec[g] = D["MOVE_DEST"]
+
+    def _move_dest(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        p = st.active[g].astype(np.int64)
+        src = st.src_crew[g].astype(np.int64)
+        x = st.move_card[g].astype(np.int64)
+        new = a == self.A_NEW
+        k = np.where(new, self._new_slot(st, g, p), a - self.A_CREW)
+        cr = st.crew[g, p, k]  # [n,44]
+        cls = C.CLASS_OF[x]
+        same = (C.CLASS_OF[None, :] == cls[:, None])
+        full = (np.where(same, cr, 0).sum(1) >= C.CLASS_CAP[cls]) & ~new
+        st.tgt_crew[g] = k
+        swap = g[full]
+        st.dec[swap] = D["SWAP_CARD"]
+        mv = ~full
+        gm = g[mv]
+        st.crew[gm, p[mv], src[mv], x[mv]] -= 1
+        st.crew[gm, p[mv], k[mv], x[mv]] += 1
+        n_ = gm[new[mv]]
+        kk = k[mv][new[mv]]
+        pp = p[mv][new[mv]]
+        st.spent[n_, pp, kk] = False
+        st.blocked[n_, pp, kk] = False
+        st.mods[n_, pp, kk] = 0
+        self._moved(st, gm)
+
+    def _swap_card(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        p = st.active[g].astype(np.int64)
+        src, k = st.src_crew[g].astype(np.int64), st.tgt_crew[g].astype(np.int64)
+        x = st.move_card[g].astype(np.int64)
+        st.crew[g, p, src, x] -= 1
+        st.crew[g, p, k, x] += 1
+        st.crew[g, p, k, a] -= 1
+        st.crew[g, p, src, a] += 1
+        self._moved(st, g)
+
+    def _moved(self, st: VaultsState, g: np.ndarray) -> None:
+        st.actions[g] -= 1
+        st.phase[g] = np.maximum(st.phase[g], 2)
+        st.dec[g] = NONE
+        self._normalize(st, g)
+        if self.windows == "every_action":
+            self._push(st, g, E["ACTION_WINDOW"])
+
+    # -- cracking a vault [RB "Crack phase", "Vaults", "Tools", "The Master Key"] -------------
+    def _crack_targets(self, st: VaultsState, g: np.ndarray, maxs: np.ndarray) -> np.ndarray:
+        """bool [n,...,6]: targets whose combination `maxs` [n,...,3] meets, or any with a key."""
+        tops = self._target_tops(st, g)  # [n,6]
+        combo = C.VAULT_COMBO[np.maximum(tops, 0)]  # [n,6,3]
+        extra = (slice(None),) + (None,) * (maxs.ndim - 2)
+        ok = (maxs[..., None, :] >= combo[extra]).all(-1)
+        key = self._holds_key(st, g, st.active[g].astype(np.int64))
+        ok = ok | key[extra + (None,)]
+        return ok & (tops >= 0)[extra]
+
+    def _crack_target(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        st.crack_target[g] = a - self.A_PILE
+        st.over[g] = 0
+        st.key_used[g] = False
+        p = st.active[g].astype(np.int64)
+        has_tools = st.crew[g, p, st.crack_crew[g], C.TOOL0:].sum(1) > 0
+        st.dec[g[has_tools]] = D["OVERLOAD"]
+        self._after_overload(st, g[~has_tools])
+
+    def _overload(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        t = a < C.DISRUPT0
+        st.over[g[t], a[t] - C.TOOL0] += 1
+        self._after_overload(st, g[~t])
+
+    def _after_overload(self, st: VaultsState, g: np.ndarray) -> None:
+        key = self._holds_key(st, g, st.active[g].astype(np.int64))
+        st.dec[g[key]] = D["USE_KEY"]
+        self._declared(st, g[~key])
+
+    def _use_key(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        k = a < 54
+        gk = g[k]
+        self._leave_hand(st, gk, st.active[gk].astype(np.int64), a[k])
+        st.dused[gk, a[k] - C.DISRUPT0] += 1
+        st.key_used[gk] = True
+        self._declared(st, g)
+
+    def _declared(self, st: VaultsState, g: np.ndarray) -> None:
+        """The crack is declared: the crack window opens before the flip."""
+        st.dec[g] = NONE
+        st.resume[g] = RESUME_FLIP
+        if self.windows != "none":
+            win.open_window(st, g, WIN_CRACK, st.active[g])
+
+    def _combo_met(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        tops = self._target_tops(st, g)[np.arange(g.size), st.crack_target[g]]
+        ok = (self._crack_skills(st, g) >= C.VAULT_COMBO[np.maximum(tops, 0)]).all(1)
+        return ok & (tops >= 0)
+
+    def _burn_overloads(self, st: VaultsState, g: np.ndarray) -> None:
+        """Overloaded tools go to the Police station, even on a failed crack [RB "Tools"]."""
+        a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
+        have = st.crew[g, a, k, C.TOOL0:]
+        burn = np.minimum(st.over[g], have)
+        st.crew[g, a, k, C.TOOL0:] = have - burn
+        for t in range(C.N_TOOL):
+            for _ in range(2):
+                m = burn[:, t] > 0
+                if m.any():
+                    self._to_police(st, g[m], np.full(m.sum(), C.TOOL0 + t))
+                    burn[m, t] -= 1
+        st.over[g] = 0
+        st.key_used[g] = False
+        self._normalize(st, g)
+
+    def _abort(self, st: VaultsState, g: np.ndarray) -> None:
+        """Cancelled (Lockdown) or no longer possible: no flip, no action spent [RB FAQ]."""
+        a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
+        st.blocked[g, a, k] = True
+        self._burn_overloads(st, g)
+        st.crack_target[g] = -1
+
+    def _flip(self, st: VaultsState, g: np.ndarray) -> None:
+        N = self.num_players
+        a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
+        ok = self.exists(st, g)[np.arange(g.size), a, k] & (st.key_used[g] | self._combo_met(st, g))
+        tops = self._target_tops(st, g)[np.arange(g.size), st.crack_target[g]]
+        ok &= tops >= 0
+        self._abort(st, g[~ok])
+        g, a, k, v = g[ok], a[ok], k[ok], tops[ok].astype(np.int64)
+        if g.size == 0:
+            return
+        tgt = st.crack_target[g].astype(np.int64)
+        st.actions[g] -= 1  # spent on the actual flip [RB FAQ]
+        pub = tgt < 3
+        gp = g[pub]
+        st.vpub_len[gp, tgt[pub]] -= 1
+        opp = ~pub
+        q = (a[opp] + tgt[opp] - 2) % N
+        go = g[opp]
+        st.vpriv_len[go, q] -= 1
+        st.loot[go, q] -= C.VAULT_VALUE[v[opp]] * C.VAULT_SUCCESS[v[opp]]
+        st.revealed[g, v] = True
+        st.vpriv[g, a, st.vpriv_len[g, a]] = v
+        st.vpriv_len[g, a] += 1
+        st.spent[g, a, k] = True
+        st.crack_target[g] = -1
+        succ = C.VAULT_SUCCESS[v]
+        st.loot[g, a] += np.where(succ, C.VAULT_VALUE[v], 0)
+        st.game_over[g[succ & (st.loot[g, a] >= self.goal)]] = True
+        st.owner[g] = a
+        if self.windows == "every_action":
+            self._push(st, g, E["ACTION_WINDOW"])
+        self._push(st, g, E["BURN_OVERLOADS"])
+        # Success: the vault's bonus, then the crew boss's ability
+        boss = st.crew[g, a, k, :C.N_BOSS]
+        has_boss = boss.any(1)
+        ability = np.where(has_boss & succ, C.ABILITY[boss.argmax(1)], 0)
+        self._push(st, g, ability)
+        self._push(st, g, np.where(succ, C.VAULT_EFFECT[v], 0))
+        # Fail: the front's parts, first part on top
+        fail = ~succ
+        for name, parts in C.FAIL_PARTS.items():
+            m = fail & (C.VAULT_EFFECT[v] == E[name])
+            for part in reversed(parts):
+                self._push(st, g[m], E[part])
+
+    # -- effects: abilities, vault fronts, disrupts ------------------------------------------
+    def _start_effects(self, st: VaultsState, g: np.ndarray) -> None:
+        st.slen[g] -= 1
+        e = st.stack[g, st.slen[g]].astype(np.int64)
+        st.effect[g] = e
+        owner = st.owner[g].astype(np.int64)
+        # immediate effects
+        nd = C.DRAW_COUNT[e]
+        for r in range(2):
+            m = nd > r
+            if m.any():
+                self._draw_main(st, g[m], owner[m])
+        st.actions[g] += C.GAIN_ACTION[e]
+        m = C.GAIN_DISRUPT[e]
+        if m.any():
+            self._gain_disrupt(st, g[m], owner[m])
+        m = e == E["B_REFRESH"]
+        st.spent[g[m], owner[m], st.crack_crew[g[m]]] = False
+        m = e == E["D_KEY"]
+        st.key_used[g[m]] = True
+        m = e == E["D_LOCKDOWN"]
+        if m.any():
+            win.close_window(st, g[m])
+            st.resume[g[m]] = RESUME_NONE
+            self._abort(st, g[m])
+        m = e == E["F_LOSE_ACTIONS"]
+        st.actions[g[m]] = 0
+        m = (e == E["FP_ALL_TOOLS"]) | (e == E["FP_CREW"])
+        if m.any():
+            self._jail_crack_crew(st, g[m], e[m] == E["FP_CREW"])
+        m = e == E["BURN_OVERLOADS"]
+        if m.any():
+            self._burn_overloads(st, g[m])
+        m = e == E["ACTION_WINDOW"]
+        if m.any():
+            win.open_window(st, g[m], WIN_ACTION, st.active[g[m]])
+        m = e == E["PLAY_CARD"]
+        st.dec[g[m]] = D["PLAY_DEST"]
+        # boss with the Fail "jail the boss" front
+        m = e == E["FP_BOSS_OR_MEMBER"]
+        if m.any():
+            gm = g[m]
+            a, k = st.active[gm].astype(np.int64), st.crack_crew[gm].astype(np.int64)
+            boss = st.crew[gm, a, k, :C.N_BOSS]
+            hb = boss.any(1)
+            gb = gm[hb]
+            st.crew[gb, a[hb], k[hb], boss[hb].argmax(1)] = 0
+            self._to_police(st, gb, boss[hb].argmax(1))
+            self._normalize(st, gb)
+            st.effect[gb] = NONE
+        # targeted effects: a decision if some target exists, else the effect fizzles
+        t = st.effect[g].astype(np.int64)
+        m = (OP[t] != OP_NONE) | np.isin(t, C.PEEK_EFFECTS + C.BAIL_EFFECTS + (E["D_BURY"],
+                                                                             E["B_COPY"]))
+        if m.any():
+            self._open_target(st, g[m])
+
+    def _jail_crack_crew(self, st: VaultsState, g: np.ndarray, whole: np.ndarray) -> None:
+        a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
+        cr = st.crew[g, a, k].copy()
+        keep = np.where(whole[:, None], False, ~C.IS_TOOL[None, :])
+        jail = np.where(keep, 0, cr)
+        st.crew[g, a, k] = cr - jail
+        # bosses, members by type, then tools by type [spec §2.12]
+        for t in range(C.N_CREW_TYPES):
+            for _ in range(2):
+                m = jail[:, t] > 0
+                if m.any():
+                    self._to_police(st, g[m], np.full(m.sum(), t))
+                    jail[m, t] -= 1
+        self._normalize(st, g)
+
+    def _eligible(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        """bool [n,P,K,44]: cards the pending card-targeting effect may choose."""
+        e = st.effect[g].astype(np.int64)
+        owner = st.owner[g].astype(np.int64)
+        n, N, K = g.size, self.num_players, self.K
+        el = (st.crew[g] > 0) & C.TARGET_CLASS[e][:, None, None, :]
+        op, who = OP[e], WHO[e]
+        opp = np.arange(N)[None, :] != owner[:, None]  # [n,N]
+        # stealing needs a destination: own crew with a boss/member and < 3 tools (not the source)
+        steal = op == OP_STEAL
+        if steal.any():
+            cr = st.crew[g, owner]
+            room = cr[..., :C.TOOL0].any(-1) & (cr[..., C.TOOL0:].sum(-1) < C.MAX_TOOLS)  # [n,K]
+            nroom = room.sum(1)
+            okq = np.where(opp[..., None], (nroom >= 1)[:, None, None],
+                           (nroom[:, None] - room)[:, None, :] >= 1)  # [n,N,K]
+            el &= np.where(steal[:, None, None], okq, True)[..., None]
+        here = op == OP_STEAL_HERE
+        if here.any():
+            a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
+            cc = st.crew[g, a, k]
+            fits = cc[:, :C.TOOL0].any(1) & (cc[:, C.TOOL0:].sum(1) < C.MAX_TOOLS)
+            el &= (fits | ~here)[:, None, None, None]
+        pmask = np.ones((n, N), bool)
+        pmask = np.where((who == WHO_OPP)[:, None], opp, pmask)
+        opp_any = (el & opp[..., None, None]).any((2, 3)).any(1)
+        pmask = np.where((who == WHO_BACKFIRE)[:, None], np.where(opp_any[:, None], opp, ~opp),
+                         pmask)
+        el &= pmask[..., None, None]
+        fail = op == OP_FAIL
+        if fail.any():
+            only = np.zeros((n, N, K), bool)
+            only[np.arange(n), st.active[g], st.crack_crew[g]] = True
+            el &= np.where(fail[:, None, None], only, True)[..., None]
+        return el
+
+    def _open_target(self, st: VaultsState, g: np.ndarray) -> None:
+        """Set the first decision of a targeted effect, or let it fizzle."""
+        e = st.effect[g].astype(np.int64)
+        owner = st.owner[g].astype(np.int64)
+        op = OP[e]
+        card = (op >= OP_JAIL) & (op <= OP_FAIL)
+        if card.any():
+            gc = g[card]
+            el = self._eligible(st, gc)
+            any_ = el.any((1, 2, 3))
+            isfail = op[card] == OP_FAIL
+            st.dec[gc[any_ & ~isfail]] = D["TARGET_PLAYER"]
+            gf = gc[any_ & isfail]
+            st.tgt_player[gf] = st.active[gf]
+            st.tgt_crew[gf] = st.crack_crew[gf]
+            st.dec[gf] = D["FAIL_CARD"]
+        m = op == OP_PICK
+        if m.any():
+            gm = g[m]
+            hs = st.hand[gm].sum(2) > 0
+            hs[np.arange(gm.size), owner[m]] = False
+            st.dec[gm[hs.any(1)]] = D["TARGET_PLAYER"]
+        m = op == OP_RESET
+        if m.any():
+            gm = g[m]
+            st.tgt_player[gm] = owner[m]
+            st.dec[gm] = D["TARGET_CREW"]  # usable only when a spent crew exists
+        m = np.isin(e, C.PEEK_EFFECTS)
+        if m.any():
+            ok = self._peek_piles(st, g[m], owner[m]).any(1)
+            st.dec[g[m][ok]] = D["TARGET_PILE"]
+        m = e == E["D_BURY"]
+        if m.any():
+            ok = self._bury_piles(st, g[m]).any(1)
+            st.dec[g[m][ok]] = D["TARGET_PILE"]
+        m = np.isin(e, C.BAIL_EFFECTS)
+        if m.any():
+            gm = g[m]
+            ok = (st.pc_len[gm] + st.pt_len[gm]) > 0
+            st.dec[gm[ok]] = D["TARGET_POLICE_PILE"]
+        m = e == E["B_COPY"]
+        if m.any():
+            ok = self._copy_options(st, g[m]).any(1)
+            st.dec[g[m][ok]] = D["COPY_BOSS"]
+
+    def _peek_piles(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
+        ln = st.vpub_len[g].astype(np.int64)
+        tops = st.vpub[g[:, None], np.arange(3)[None, :], np.maximum(ln - 1, 0)]
+        known = st.known_face[g[:, None], p[:, None], tops]
+        return (ln > 0) & ~known
+
+    def _bury_piles(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        ok = st.vpub_len[g] >= 2
+        pend = (st.resume[g] == RESUME_FLIP) & (st.crack_target[g] >= 0) & (st.crack_target[g] < 3)
+        ok[np.flatnonzero(pend), st.crack_target[g[pend]]] = False
+        return ok
+
+    def _copy_options(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        """Bosses in any crew in play, except Patricia herself [RB FAQ]."""
+        inplay = st.crew[g, :, :, :C.N_BOSS].any((1, 2))
+        inplay[:, 0] = False
+        return inplay
+
+    def _target_player(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        owner = st.owner[g].astype(np.int64)
+        q = (owner + a - self.A_PLAYER) % self.num_players
+        st.tgt_player[g] = q
+        op = OP[st.effect[g].astype(np.int64)]
+        pick = op == OP_PICK
+        st.dec[g[~pick]] = np.where(op[~pick] == OP_NONE, NONE, D["TARGET_CREW"])
+        if pick.any():
+            self._pickpocket(st, g[pick], owner[pick], q[pick])
+
+    def _pickpocket(self, st: VaultsState, g: np.ndarray, p: np.ndarray, q: np.ndarray) -> None:
+        """A random card of q's hand (type order, uniform over cards) goes to p, revealed."""
+        u = self._rand(st, g, 1, S_PICK)[:, 0]
+        t = rng.draw_from_counts(st.hand[g, q].astype(np.int64), u)
+        self._leave_hand(st, g, q, t)
+        st.hand[g, p, t] += 1
+        st.known[g, p, t] += 1
+        st.dec[g] = NONE
+
+    def _target_crew(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        k = a - self.A_CREW
+        st.tgt_crew[g] = k
+        op = OP[st.effect[g].astype(np.int64)]
+        st.dec[g] = np.where(op == OP_MOD, D["TARGET_SKILL"],
+                             np.where(op == OP_RESET, NONE, D["TARGET_CARD"]))
+        r = op == OP_RESET
+        st.spent[g[r], st.tgt_player[g[r]], k[r]] = False
+
+    def _target_skill(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        s = a - self.A_SKILL
+        sign = MOD_SIGN[st.effect[g].astype(np.int64)]
+        st.mods[g, st.tgt_player[g], st.tgt_crew[g], s] += sign
+        st.dec[g] = NONE
+
+    def _target_card(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        """Apply a card-targeting effect to card `a` in the chosen crew."""
+        q, k = st.tgt_player[g].astype(np.int64), st.tgt_crew[g].astype(np.int64)
+        op = OP[st.effect[g].astype(np.int64)]
+        st.dec[g] = NONE
+        st.move_card[g] = a
+        steal = op == OP_STEAL
+        st.dec[g[steal]] = D["DEST_CREW"]
+        rest = ~steal
+        g, q, k, a, op = g[rest], q[rest], k[rest], a[rest], op[rest]
+        st.crew[g, q, k, a] -= 1
+        jail = (op == OP_JAIL) | (op == OP_FAIL)
+        self._to_police(st, g[jail], a[jail])
+        ret = op == OP_RETURN
+        st.hand[g[ret], q[ret], a[ret]] += 1
+        st.known[g[ret], q[ret], a[ret]] += 1
+        here = op == OP_STEAL_HERE
+        gh = g[here]
+        st.crew[gh, st.active[gh], st.crack_crew[gh], a[here]] += 1
+        self._normalize(st, g)
+
+    def _dest_crew(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        q, k = st.tgt_player[g].astype(np.int64), st.tgt_crew[g].astype(np.int64)
+        t = st.move_card[g].astype(np.int64)
+        st.crew[g, q, k, t] -= 1
+        st.crew[g, st.owner[g], a - self.A_CREW, t] += 1
+        st.dec[g] = NONE
+        self._normalize(st, g)
+
+    def _target_pile(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        i = a - self.A_PILE
+        st.dec[g] = NONE
+        e = st.effect[g]
+        ln = st.vpub_len[g, i].astype(np.int64)
+        bury = e == E["D_BURY"]
+        gp = g[~bury]
+        top = st.vpub[gp, i[~bury], ln[~bury] - 1]
+        st.known_face[gp, st.owner[gp], top] = True
+        gb, ib, lb = g[bury], i[bury], ln[bury]
+        if gb.size:
+            pile = st.vpub[gb, ib].copy()  # [n,9]
+            j = np.arange(C.PILE_SIZE)[None, :]
+            src = np.where(j == 0, lb[:, None] - 1, np.where(j < lb[:, None], j - 1, j))
+            st.vpub[gb, ib] = np.take_along_axis(pile, src, axis=1)
+
+    def _target_police(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        self._bail(st, g, st.owner[g].astype(np.int64), a - self.A_OPT)
+        st.dec[g] = NONE
+
+    def _copy_boss(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        st.dec[g] = NONE
+        self._push(st, g, C.ABILITY[a])
+
+    def _fail_card(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        self._target_card(st, g, a)
+
+    # -- disrupt cards and response windows [RB "Disrupts"] -----------------------------------
+    def _response(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        ps = a == self.A_PASS
+        win.record_pass(st, g[ps])
+        st.dec[g[ps]] = NONE
+        r = ~ps
+        if r.any():
+            win.record_response(st, g[r])
+            self._play_disrupt(st, g[r], st.owner[g[r]].astype(np.int64), a[r])
+
+    def _disrupt_effect(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        d = st.card_in_play[g].astype(np.int64) - C.DISRUPT0
+        e = C.DISRUPT_EFFECTS[d, a - self.A_OPT]
+        st.dec[g] = NONE
+        self._push(st, g, e)
+
+    def _disrupt_context(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        kind = st.win_kind[g]
+        own = st.owner[g] == st.active[g]
+        return np.where(kind == WIN_CRACK, np.where(own, CTX_CRACK_ACTIVE, CTX_CRACK_OTHER),
+                        np.where(kind == WIN_ACTION, CTX_ACTION, CTX_MAIN))
+
+    def _effect_usable(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        """bool [n,N_EFFECTS]: disrupt effects the decision owner may use now."""
+        n, N = g.size, self.num_players
+        p = st.owner[g].astype(np.int64)
+        ok = ALLOWED[self._disrupt_context(st, g)].copy()
+        crew = st.crew[g]
+        tools = crew[..., C.TOOL0:].any((1, 2, 3))
+        mts = crew[..., C.MEMBER0:].any((1, 2, 3))
+        ex = crew[..., :C.TOOL0].any(-1)  # [n,N,K]
+        ok[:, E["D_KEY"]] &= ~st.key_used[g]
+        ok[:, E["D_DRAW"]] &= st.deck_len[g] > 0
+        ok[:, E["D_JAIL_TOOL"]] &= tools
+        ok[:, E["D_TIPOFF"]] &= mts
+        ok[:, E["D_SABOTAGE"]] &= ex.any((1, 2))
+        ok[:, E["D_REINFORCE"]] &= ex.any((1, 2))
+        ok[:, E["D_BAIL"]] &= (st.pc_len[g] + st.pt_len[g]) > 0
+        ok[:, E["D_RESET"]] &= (st.spent[g, p] & ex[np.arange(n), p]).any(1)
+        ok[:, E["D_SCOUT"]] &= self._peek_piles(st, g, p).any(1)
+        hs = st.hand[g].sum(2) > 0
+        hs[np.arange(n), p] = False
+        ok[:, E["D_PICKPOCKET"]] &= hs.any(1)
+        ok[:, E["D_BURY"]] &= self._bury_piles(st, g).any(1)
+        del N
+        return ok
+
+    def _discard(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        """Hand limit: excess cards go to the Police station (disrupts to the used pile)."""
+        p = st.active[g].astype(np.int64)
+        self._leave_hand(st, g, p, a)
+        dis = a >= C.DISRUPT0
+        st.dused[g[dis], a[dis] - C.DISRUPT0] += 1
+        self._to_police(st, g[~dis], a[~dis])
+        done = st.hand[g, p].sum(1) <= C.HAND_LIMIT
+        st.dec[g[done]] = NONE
+        self._next_turn(st, g[done])
+
+    # -- legal actions ------------------------------------------------------------------------
+    def _refresh(self, st: VaultsState, g: np.ndarray) -> None:
+        """current_player and legal_action_mask of games g from their pending decision."""
+        if g.size == 0:
+            return
+        st.current_player[g] = st.owner[g]
+        mask = np.zeros((g.size, self.num_actions), bool)
+        dec = st.dec[g]
+        for d in np.unique(dec):
+            sel = np.flatnonzero(dec == d)
+            mask[sel] = self._MASKS[int(d)](self, st, g[sel])
+        st.legal_action_mask[g] = mask
+
+    def _blank(self, g: np.ndarray) -> np.ndarray:
+        return np.zeros((g.size, self.num_actions), bool)
+
+    def _mask_boss_choice(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        m[:, self.A_OPT:self.A_OPT + 2] = True
+        return m
+
+    def _mask_main(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        n, K = g.size, self.K
+        rows = np.arange(n)
+        p = st.active[g].astype(np.int64)
+        hand = st.hand[g, p]  # [n,54]
+        act = st.actions[g] > 0
+        cr = st.crew[g, p].astype(np.int16)  # [n,K,44]
+        ex = cr[..., :C.TOOL0].sum(-1) > 0
+        has_boss = cr[..., :C.MEMBER0].sum(-1) > 0
+        mem_room = ex & (cr[..., C.MEMBER0:C.TOOL0].sum(-1) < C.MAX_MEMBERS)
+        tool_room = ex & (cr[..., C.TOOL0:].sum(-1) < C.MAX_TOOLS)
+        free = (~ex).any(1)
+        boss_ok = (ex & ~has_boss).any(1) | free | self._can_gain_disrupt(st, g)
+        mem_ok = mem_room.any(1) | free
+        tool_ok = tool_room.any(1)
+        dest_ok = np.where(C.IS_BOSS, boss_ok[:, None],
+                           np.where(C.IS_MEMBER, mem_ok[:, None], tool_ok[:, None]))
+        m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest_ok & act[:, None]
+        # disrupts usable now
+        use = self._effect_usable(st, g)
+        m[:, C.DISRUPT0:54] = (hand[:, C.DISRUPT0:] > 0) & use[:, C.DISRUPT_EFFECTS].any(-1)
+        # moves
+        card_ok, _ = self._move_options(st, g)
+        m[:, self.A_MOVE:self.A_MOVE + K] = card_ok.any(-1) & act[:, None]
+        # cracks: an unspent, unblocked crew that meets some target (or a key is held)
+        maxs = self._skills(cr, st.mods[g, p], True)  # [n,K,3]
+        tg = self._crack_targets(st, g, maxs)  # [n,K,6]
+        if self.num_players < 4:
+            tg[..., 2 + self.num_players:] = False
+        can = (ex & ~st.spent[g, p] & ~st.blocked[g, p] & tg.any(-1)
+               & (act & (st.phase[g] <= 3))[:, None])
+        m[:, self.A_CRACK:self.A_CRACK + K] = can
+        # draws: phase 1 only, one source, not with five cards at the start of the turn
+        dr = act & (st.phase[g] == 1) & st.can_draw[g]
+        src = st.draw_source[g]
+        m[:, self.A_DRAW] = dr & (src != 2) & (st.deck_len[g] > 0)
+        m[:, self.A_DRAW + 1] = dr & (src != 1) & (st.pc_len[g] > 0)
+        m[:, self.A_DRAW + 2] = dr & (src != 1) & (st.pt_len[g] > 0)
+        m[:, self.A_END] = True
+        del rows
+        return m
+
+    def _mask_play_dest(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        K = self.K
+        p = st.active[g].astype(np.int64)
+        c = st.card_in_play[g].astype(np.int64)
+        cr = st.crew[g, p].astype(np.int16)
+        ex = cr[..., :C.TOOL0].sum(-1) > 0
+        cls = C.CLASS_OF[c]
+        cnt = np.stack([cr[..., :C.MEMBER0].sum(-1), cr[..., C.MEMBER0:C.TOOL0].sum(-1),
+                        cr[..., C.TOOL0:].sum(-1)], -1)  # [n,K,3]
+        room = ex & (cnt[np.arange(g.size), :, cls] < C.CLASS_CAP[cls][:, None])
+        m[:, self.A_CREW:self.A_CREW + K] = room
+        m[:, self.A_NEW] = (cls < 2) & (~ex).any(1)
+        m[:, self.A_POLICE] = (cls == 0) & self._can_gain_disrupt(st, g)
+        return m
+
+    def _mask_target_player(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        N = self.num_players
+        owner = st.owner[g].astype(np.int64)
+        op = OP[st.effect[g].astype(np.int64)]
+        if (op == OP_PICK).any():
+            elig = st.hand[g].sum(2) > 0
+            elig[np.arange(g.size), owner] = False
+        else:
+            elig = np.zeros((g.size, N), bool)
+        card = op != OP_PICK
+        if card.any():
+            el = self._eligible(st, g[card]).any((2, 3))
+            mod = op[card] == OP_MOD
+            ex = self.exists(st, g[card]).any(2)
+            elig[card] = np.where(mod[:, None], ex, el)
+        for off in range(N):
+            m[:, self.A_PLAYER + off] = elig[np.arange(g.size), (owner + off) % N]
+        return m
+
+    def _mask_target_crew(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        K = self.K
+        q = st.tgt_player[g].astype(np.int64)
+        rows = np.arange(g.size)
+        op = OP[st.effect[g].astype(np.int64)]
+        ex = self.exists(st, g)[rows, q]  # [n,K]
+        el = self._eligible(st, g)[rows, q].any(-1)
+        ok = np.where((op == OP_MOD)[:, None], ex,
+                      np.where((op == OP_RESET)[:, None], ex & st.spent[g, q], el))
+        m[:, self.A_CREW:self.A_CREW + K] = ok
+        return m
+
+    def _mask_target_card(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        rows = np.arange(g.size)
+        el = self._eligible(st, g)[rows, st.tgt_player[g], st.tgt_crew[g]]
+        m[:, :C.N_CREW_TYPES] = el
+        return m
+
+    def _mask_target_skill(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        m[:, self.A_SKILL:self.A_SKILL + 3] = True
+        return m
+
+    def _mask_target_pile(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        bury = st.effect[g] == E["D_BURY"]
+        ok = np.where(bury[:, None], self._bury_piles(st, g),
+                      self._peek_piles(st, g, st.owner[g].astype(np.int64)))
+        m[:, self.A_PILE:self.A_PILE + 3] = ok
+        return m
+
+    def _mask_police(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        m[:, self.A_OPT] = st.pc_len[g] > 0
+        m[:, self.A_OPT + 1] = st.pt_len[g] > 0
+        return m
+
+    def _mask_dest_crew(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        p = st.owner[g].astype(np.int64)
+        cr = st.crew[g, p]
+        room = cr[..., :C.TOOL0].any(-1) & (cr[..., C.TOOL0:].sum(-1) < C.MAX_TOOLS)
+        same = st.tgt_player[g] == p
+        room[np.flatnonzero(same), st.tgt_crew[g[same]]] = False
+        m[:, self.A_CREW:self.A_CREW + self.K] = room
+        return m
+
+    def _mask_move_card(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        card_ok, _ = self._move_options(st, g)
+        m[:, :C.N_CREW_TYPES] = card_ok[np.arange(g.size), st.src_crew[g]]
+        return m
+
+    def _mask_move_dest(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        _, dest = self._move_options(st, g)
+        d = dest[np.arange(g.size), st.src_crew[g], st.move_card[g]]  # [n,K+1]
+        m[:, self.A_CREW:self.A_CREW + self.K] = d[:, :self.K]
+        m[:, self.A_NEW] = d[:, self.K]
+        return m
+
+    def _mask_swap_card(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        p = st.active[g].astype(np.int64)
+        cr = st.crew[g, p, st.tgt_crew[g]]
+        cls = C.CLASS_OF[st.move_card[g].astype(np.int64)]
+        m[:, :C.N_CREW_TYPES] = (cr > 0) & (C.CLASS_OF[None, :] == cls[:, None])
+        return m
+
+    def _mask_crack_target(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        p = st.active[g].astype(np.int64)
+        k = st.crack_crew[g].astype(np.int64)
+        rows = np.arange(g.size)
+        maxs = self._skills(st.crew[g, p, k], st.mods[g, p, k], True)
+        tg = self._crack_targets(st, g, maxs)
+        if self.num_players < 4:
+            tg[:, 2 + self.num_players:] = False
+        m[:, self.A_PILE:self.A_PILE + 6] = tg
+        del rows
+        return m
+
+    def _mask_overload(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        p = st.active[g].astype(np.int64)
+        have = st.crew[g, p, st.crack_crew[g], C.TOOL0:]
+        m[:, C.TOOL0:C.DISRUPT0] = st.over[g] < have
+        m[:, self.A_PASS] = self._combo_met(st, g) | self._holds_key(st, g, p)
+        return m
+
+    def _mask_use_key(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        p = st.active[g].astype(np.int64)
+        m[:, 44] = st.hand[g, p, 44] > 0
+        m[:, 45] = st.hand[g, p, 45] > 0
+        m[:, self.A_PASS] = self._combo_met(st, g)
+        return m
+
+    def _mask_response(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        p = st.owner[g].astype(np.int64)
+        use = self._effect_usable(st, g)
+        m[:, C.DISRUPT0:54] = (st.hand[g, p, C.DISRUPT0:] > 0) & use[:, C.DISRUPT_EFFECTS].any(-1)
+        m[:, self.A_PASS] = True
+        return m
+
+    def _mask_disrupt_effect(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        use = self._effect_usable(st, g)
+        d = st.card_in_play[g].astype(np.int64) - C.DISRUPT0
+        m[:, self.A_OPT:self.A_OPT + 2] = np.take_along_axis(use, C.DISRUPT_EFFECTS[d], axis=1)
+        return m
+
+    def _mask_discard(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        m[:, :54] = st.hand[g, st.active[g]] > 0
+        return m
+
+    def _mask_copy(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        m = self._blank(g)
+        m[:, :C.N_BOSS] = self._copy_options(st, g)
+        return m
+
+    _HANDLERS = {
+        D["BOSS_CHOICE"]: _boss_choice, D["MAIN"]: _main, D["PLAY_DEST"]: _play_dest,
+        D["TARGET_PLAYER"]: _target_player, D["TARGET_CREW"]: _target_crew,
+        D["TARGET_CARD"]: _target_card, D["TARGET_SKILL"]: _target_skill,
+        D["TARGET_PILE"]: _target_pile, D["TARGET_POLICE_PILE"]: _target_police,
+        D["DEST_CREW"]: _dest_crew, D["MOVE_CARD"]: _move_card, D["MOVE_DEST"]: _move_dest,
+        D["SWAP_CARD"]: _swap_card, D["CRACK_TARGET"]: _crack_target, D["OVERLOAD"]: _overload,
+        D["USE_KEY"]: _use_key, D["RESPONSE"]: _response, D["DISRUPT_EFFECT"]: _disrupt_effect,
+        D["FAIL_CARD"]: _fail_card, D["DISCARD"]: _discard, D["COPY_BOSS"]: _copy_boss,
+    }
+    _MASKS = {
+        D["BOSS_CHOICE"]: _mask_boss_choice, D["MAIN"]: _mask_main,
+        D["PLAY_DEST"]: _mask_play_dest, D["TARGET_PLAYER"]: _mask_target_player,
+        D["TARGET_CREW"]: _mask_target_crew, D["TARGET_CARD"]: _mask_target_card,
+        D["TARGET_SKILL"]: _mask_target_skill, D["TARGET_PILE"]: _mask_target_pile,
+        D["TARGET_POLICE_PILE"]: _mask_police, D["DEST_CREW"]: _mask_dest_crew,
+        D["MOVE_CARD"]: _mask_move_card, D["MOVE_DEST"]: _mask_move_dest,
+        D["SWAP_CARD"]: _mask_swap_card, D["CRACK_TARGET"]: _mask_crack_target,
+        D["OVERLOAD"]: _mask_overload, D["USE_KEY"]: _mask_use_key,
+        D["RESPONSE"]: _mask_response, D["DISRUPT_EFFECT"]: _mask_disrupt_effect,
+        D["FAIL_CARD"]: _mask_target_card, D["DISCARD"]: _mask_discard, D["COPY_BOSS"]: _mask_copy,
+    }
+
+    # -- the end of the game [RB "The Goals"] ----------------------------------------------
+    def scores(self, state: VaultsState) -> np.ndarray:
+        return state.loot.astype(np.int64)
+
+    def rank_keys(self, state: VaultsState) -> np.ndarray:
+        """Loot, then Success vaults in pile, then fewer turns, then the later seat [DEC V12]."""
+        N = self.num_players
+        succ = np.zeros(state.loot.shape, np.int64)
+        pos = np.arange(27)[None, None, :] < state.vpriv_len[..., None]
+        succ = (pos & C.VAULT_SUCCESS[state.vpriv.astype(np.int64)]).sum(-1)
+        order = (np.arange(N)[None, :] - state.first_player[:, None].astype(np.int64)) % N
+        return (((state.loot.astype(np.int64) * 32 + succ) * 8192
+                 + (8191 - np.minimum(state.turns_taken, 8191))) * 8 + order)
+
+    # -- observation [spec §4] ---------------------------------------------------------------
+    def _observe(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
+        B, N, K = st.batch_size, self.num_players, self.K
+        obs = np.zeros((B, self.base_obs_size), np.float32)
+        v = self.observation_layout.views(obs)
+        b = np.arange(B)
+        me = seats.astype(np.int64)
+        v["num_players"][:, N - 2] = 1
+        v["goal"][:] = self.goal / C.TOTAL_LOOT
+        v["main_deck"][:, 0] = st.deck_len / C.DECK_SIZE
+        v["disrupt_deck"][:, 0] = st.ddeck_len / C.DISRUPT_DECK_SIZE
+        v["turn"][:, 0] = np.minimum(1.0, st.turns_total / 300)
+        v["active_player"][b, (st.active - me) % N] = 1
+        v["phase"][b, np.clip(st.phase - 1, 0, 3)] = st.phase > 0
+        v["actions_left"][:, 0] = np.minimum(1.0, st.actions / 6)
+        v["can_draw"][:, 0] = st.can_draw
+        v["draw_source"][b, st.draw_source] = 1
+        v["my_hand"][:] = st.hand[b, me] / 2
+        ln = st.vpub_len.astype(np.int64)
+        tops = st.vpub[b[:, None], np.arange(3)[None, :], np.maximum(ln - 1, 0)].astype(np.int64)
+        kf = st.known_face[b[:, None], me[:, None], tops]
+        peek = v["my_peeks"].reshape(B, 3, 28)
+        peek[:] = self._eye_pile[np.where(kf, tops, 27)] * (ln > 0)[..., None]
+        setup = st.dec == D["BOSS_CHOICE"]
+        mine = setup & (st.boss_pick[b, me] < 0)
+        off = st.boss_offer[b, me].astype(np.int64)
+        for j in range(2):
+            v["my_boss_offer"][np.flatnonzero(mine), off[mine, j]] = 1
+        # per seat, relative to me
+        seat = (me[:, None] + np.arange(N)[None, :]) % N  # [B,N]
+        hand = st.hand[b[:, None], seat]  # [B,N,54]
+        v["player.hand_size"][..., 0] = np.minimum(1.0, hand.sum(-1) / 10)
+        v["player.disrupts"][..., 0] = np.minimum(1.0, hand[..., C.DISRUPT0:].sum(-1) / 5)
+        v["player.known_hand"][:] = st.known[b[:, None], seat] / 2
+        v["player.known_hand"][:, 0] = st.hand[b, me] / 2
+        v["player.loot"][..., 0] = np.minimum(1.0, st.loot[b[:, None], seat] / self.goal)
+        vl = st.vpriv_len[b[:, None], seat].astype(np.int64)
+        v["player.vault_count"][..., 0] = vl / 27
+        vt = st.vpriv[b[:, None], seat, np.maximum(vl - 1, 0)].astype(np.int64)
+        v["player.top_vault"][:] = self._eye_pile[np.where(vl > 0, vt, 27)]
+        pos = np.arange(27)[None, None, :] < vl[..., None]
+        fails = (pos & ~C.VAULT_SUCCESS[st.vpriv[b[:, None], seat].astype(np.int64)]).sum(-1)
+        v["player.fails"][..., 0] = fails / 8
+        crew = st.crew[b[:, None], seat]  # [B,N,K,44]
+        ex = crew[..., :C.TOOL0].any(-1)
+        mods = st.mods[b[:, None], seat]
+        sk = self._skills(crew, mods, False)
+        spent, blocked = st.spent[b[:, None], seat], st.blocked[b[:, None], seat]
+        for k in range(K):
+            f = v[f"player.crew{k}"]
+            f[..., 0] = ex[..., k]
+            f[..., 1:13] = crew[..., k, :C.MEMBER0]
+            f[..., 13:45] = crew[..., k, C.MEMBER0:] / 2
+            f[..., 45:48] = np.minimum(1.0, sk[..., k, :] / 30)
+            f[..., 48] = spent[..., k]
+            f[..., 49] = blocked[..., k]
+            f[..., 50:53] = np.clip((mods[..., k, :] + 6) / 12, 0, 1)
+        # public vault piles
+        pp = v["public_piles"].reshape(B, 3, 11)
+        pp[..., 0] = ln / 9
+        grp = np.where(ln > 0, C.VAULT_GROUP[tops], 9)
+        pp[b[:, None], np.arange(3)[None, :], 1 + grp] = 1
+        v["revealed"][:] = st.revealed
+        unrev = (~st.revealed).reshape(B, 9, 3).sum(-1)
+        v["unrevealed_by_group"][:] = unrev / 3
+        # the Police station, face up
+        pc = np.arange(52)[None, :] < st.pc_len[:, None]
+        cc = np.zeros((B, 44), np.float32)
+        np.add.at(cc, (np.broadcast_to(b[:, None], pc.shape)[pc], st.pchar[pc].astype(np.int64)), 1)
+        pt = np.arange(24)[None, :] < st.pt_len[:, None]
+        np.add.at(cc, (np.broadcast_to(b[:, None], pt.shape)[pt], st.ptool[pt].astype(np.int64)), 1)
+        v["police_counts"][:] = cc / 2
+        tops_v = v["police_tops"]
+        for j in range(3):
+            i = st.pc_len.astype(np.int64) - 1 - j
+            t = np.where(i >= 0, st.pchar[b, np.maximum(i, 0)], 32)
+            tops_v[b, 33 * j + t] = 1
+            i = st.pt_len.astype(np.int64) - 1 - j
+            t = np.where(i >= 0, st.ptool[b, np.maximum(i, 0)] - C.TOOL0, 12)
+            tops_v[b, 99 + 13 * j + t] = 1
+        v["disrupt_used"][:] = st.dused / 2
+        # the pending event (public), the decision one-hot only for its owner
+        owns = st.owner == me
+        v["decision"][b[owns], st.dec[owns]] = 1
+        cip = st.card_in_play >= 0
+        v["card_in_play"][b[cip], st.card_in_play[cip]] = 1
+        v["effect"][b, st.effect] = st.effect > 0
+        v["target_player"][b, (st.tgt_player - me) % N] = 1
+        v["target_crew"][b, st.tgt_crew] = 1
+        cracking = st.crack_target >= 0
+        gc = b[cracking]
+        if gc.size:
+            v["crack_crew"][gc, st.crack_crew[gc]] = 1
+            v["crack_target"][gc, st.crack_target[gc]] = 1
+            v["crack_skills"][gc] = np.minimum(1.0, self._crack_skills(st, gc) / 30)
+            t = self._target_tops(st, gc)[np.arange(gc.size), st.crack_target[gc]]
+            v["crack_combo"][gc] = C.VAULT_COMBO[np.maximum(t, 0)] / 10 * (t >= 0)[:, None]
+        v["overloads"][:] = st.over / 2
+        v["key_used"][:, 0] = st.key_used
+        v["window"][:, 0] = st.win_kind == WIN_CRACK
+        v["window"][:, 1] = st.win_kind == WIN_ACTION
+        v["window"][:, 2] = st.win_passes / N
+        return obs
