@@ -18,6 +18,7 @@ from .core import Game
 # env name -> module; one line per game, in the order the games were added
 _MODULES: dict[str, str] = {
     "big_score_v0": "heistbench.envs.big_score_v0",
+    "vaults_v0": "heistbench.envs.vaults_v0",
 }
 
 GAMES: tuple[str, ...] = tuple(_MODULES)

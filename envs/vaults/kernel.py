@@ -145,6 +145,13 @@ class Vaults(Game):
                             allowed="an int >= 100"),
     }
 
+    @classmethod
+    def option_spec(cls) -> dict[str, Option]:
+        """As the base, with 2 players by default [spec §6]."""
+        spec = super().option_spec()
+        spec["num_players"] = dataclasses.replace(spec["num_players"], default=2)
+        return spec
+
     # -- layouts ---------------------------------------------------------------------------
     def _setup(self) -> None:
         o = self.options
@@ -1500,3 +1507,108 @@ class Vaults(Game):
         v["window"][:, 1] = st.win_kind == WIN_ACTION
         v["window"][:, 2] = st.win_passes / N
         return obs
+
+    # -- determinization [spec §4.4] -----------------------------------------------------------
+    def resample_hidden(self, state: VaultsState, player: int | np.ndarray,
+                        seeds: int | np.ndarray) -> VaultsState:
+        """Redeal what `player` cannot know: opponents' unknown hand cards and the main deck,
+        opponents' disrupts and the disrupt deck, unknown vault fronts in the public piles
+        (each top keeps its group), other players' boss offers during setup; future chance gets
+        a new key from `seeds`. A loop over games: this is analysis code, not the step path."""
+        s = state.copy()
+        B, N = s.batch_size, self.num_players
+        ps = np.broadcast_to(np.asarray(player, np.int64), (B,))
+        keys = np.broadcast_to(rng.seed_keys(seeds), (B,)).copy()
+        for b in range(B):
+            if s.terminated[b] or s.truncated[b]:
+                continue
+            self._resample_one(s, b, int(ps[b]), keys[b:b + 1])
+        s.key[:] = rng.seed_keys(np.asarray(keys.view(np.int64)) ^ 0x5DEECE66D)
+        s.rng_counter[:] = 0
+        self._refresh(s, np.flatnonzero(~(s.terminated | s.truncated)))
+        return s
+
+    def _resample_one(self, s: VaultsState, b: int, p: int, key: np.ndarray) -> None:
+        N = self.num_players
+        counter = [0]
+
+        def perm(n: int) -> np.ndarray:
+            counter[0] += 1
+            u = rng.uniform(key, 100 + counter[0], np.arange(max(n, 1), dtype=np.uint64))
+            return np.argsort(u[:n], kind="stable")
+
+        others = [q for q in range(N) if q != p]
+        if s.dec[b] == D["BOSS_CHOICE"]:
+            used = {int(x) for x in s.boss_offer[b, p]}
+            pool = [t for t in range(C.N_BOSS) if t not in used]
+            pool = [pool[i] for i in perm(len(pool))]
+            for q in others:
+                pair = sorted(pool[:2])
+                pool = pool[2:]
+                old_pick = int(s.boss_pick[b, q])
+                if old_pick >= 0:
+                    idx = int(np.flatnonzero(s.boss_offer[b, q] == old_pick)[0])
+                    s.boss_pick[b, q] = pair[idx]
+                s.boss_offer[b, q] = pair
+            return
+        # crew cards: main deck + opponents' unknown crew cards
+        unknown = {q: (s.hand[b, q, :C.N_CREW_TYPES] - s.known[b, q, :C.N_CREW_TYPES]).astype(int)
+                   for q in others}
+        dl = int(s.deck_len[b])
+        pool = list(s.deck[b, :dl].astype(int))
+        for q in others:
+            pool += list(np.repeat(np.arange(C.N_CREW_TYPES), unknown[q]))
+        pool = np.array(pool, np.int64)[perm(len(pool))]
+        i = 0
+        for q in others:
+            n = int(unknown[q].sum())
+            s.hand[b, q, :C.N_CREW_TYPES] -= unknown[q]
+            np.add.at(s.hand[b, q], pool[i:i + n], 1)
+            i += n
+        s.deck[b, :dl] = pool[i:i + dl]
+        # disrupts: disrupt deck + opponents' unknown disrupts
+        udis = {q: (s.hand[b, q, C.DISRUPT0:] - s.known[b, q, C.DISRUPT0:]).astype(int)
+                for q in others}
+        ddl = int(s.ddeck_len[b])
+        pool = list(s.ddeck[b, :ddl].astype(int))
+        for q in others:
+            pool += list(np.repeat(np.arange(C.N_DISRUPT), udis[q]))
+        pool = np.array(pool, np.int64)[perm(len(pool))]
+        i = 0
+        for q in others:
+            n = int(udis[q].sum())
+            s.hand[b, q, C.DISRUPT0:] -= udis[q]
+            np.add.at(s.hand[b, q], C.DISRUPT0 + pool[i:i + n], 1)
+            i += n
+        s.ddeck[b, :ddl] = pool[i:i + ddl]
+        # vault fronts p does not know; tops keep their (visible) group
+        positions = [(j, t) for j in range(3) for t in range(int(s.vpub_len[b, j]))]
+        known = s.known_face[b, p] | s.revealed[b]
+        free = [(j, t) for j, t in positions if not known[s.vpub[b, j, t]]]
+        if not free:
+            return
+        old = {pos: int(s.vpub[b, pos[0], pos[1]]) for pos in free}
+        flags = {pos: s.known_face[b, :, old[pos]].copy() for pos in free}
+        pool = [old[pos] for pos in free]
+        pool = [pool[i] for i in perm(len(pool))]
+        new: dict[tuple[int, int], int] = {}
+        for j, t in free:
+            if t == int(s.vpub_len[b, j]) - 1:  # a top: same group
+                grp = C.VAULT_GROUP[old[(j, t)]]
+                pick = next(x for x in pool if C.VAULT_GROUP[x] == grp)
+                pool.remove(pick)
+                new[(j, t)] = pick
+        for pos in free:
+            if pos not in new:
+                new[pos] = pool.pop(0)
+        for pos in free:
+            s.known_face[b, :, old[pos]] = False
+        for pos in free:
+            s.vpub[b, pos[0], pos[1]] = new[pos]
+            s.known_face[b, :, new[pos]] = flags[pos]
+            s.known_face[b, p, new[pos]] = False
+
+    def render(self, state: VaultsState, b: int = 0, player: int | None = None) -> str:
+        from .render import render_text
+
+        return render_text(self, state, b, player)

@@ -1,0 +1,61 @@
+"""Vaults — PettingZoo AEC environment (2–4 players).
+
+Crime lords recruit crews (a boss, up to four members, up to three tools) and crack the
+vaults of three public piles. Each turn has three actions, spent on drawing (main deck or
+Police station, not both), playing cards, moving cards between crews and cracking vaults,
+in four phases that may be skipped but never revisited: draw/bailout, planning, jobs,
+hideout. A crack needs the crew's physical/mechanical/explosives skills to meet the vault's
+public combination (or a Master Key); tools may be Overloaded for double skill and are then
+jailed. The vault's hidden front says Success (loot, the boss ability) or Fail (a penalty);
+cracked vaults are kept either way, and the top one can be cracked again by an opponent.
+Disrupt cards may be played at any time: on one's own turn, and in response windows that
+open after each crack declaration (option `response_windows`). The first to reach the loot
+goal wins at once; otherwise the richest when the main deck runs out.
+
+Rules summary, rule decisions, reconstructed card data and the measured game length:
+`envs/vaults/README.md`.
+
+Rewards: zero at every step; at the end the unique winner gets +1 and the others share −1
+(`reward="win_loss"`; ties at deck exhaustion go to the most Success vaults, then the fewest
+turns, then the later seat), or `reward="score"` for the loot margin in £400 units.
+Decisions with a single legal action are played automatically (`auto_forced=True`).
+
+Version History:
+- v0: initial release.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .core import HeistAECEnv, make_env_fns
+from .core.docs import generated_section
+from .vaults.kernel import Vaults as Game
+from .vaults.kernel import VaultsState as State
+
+
+class raw_env(HeistAECEnv):  # noqa: N801 (PettingZoo naming)
+    """Vaults without wrappers; illegal actions raise ValueError."""
+
+    game_cls = Game
+    metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": False,
+                "name": "vaults_v0"}
+
+
+env, _raw = make_env_fns(raw_env)
+
+
+@lru_cache(maxsize=8)
+def _game(num_players: int) -> Game:
+    return Game(num_players=num_players)
+
+
+def obs_fields(obs: np.ndarray, num_players: int = 2) -> dict[str, np.ndarray]:
+    """Decode an observation vector (or batch) into named parts."""
+    return _game(num_players).obs_fields(obs)
+
+
+__doc__ += "\n" + generated_section(Game)
+__all__ = ["Game", "State", "env", "obs_fields", "raw_env"]
