@@ -19,14 +19,13 @@ class Policy:
 
 def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
     """The action of rank floor(u * #legal) among each row's legal actions (vectorized)."""
-    m = np.asarray(mask, dtype=bool)
-    cum = np.cumsum(m, axis=1)
+    cum = np.cumsum(np.asarray(mask, dtype=bool), axis=1, dtype=np.int16)
     n = cum[:, -1]
     if (n == 0).any():
         bad = int(np.flatnonzero(n == 0)[0])
         raise ValueError(f"row {bad} of the action mask has no legal action")
-    target = np.minimum((u * n).astype(np.int64), n - 1)
-    return (cum <= target[:, None]).sum(axis=1)
+    target = np.minimum((u * n).astype(np.int16), n - 1)
+    return np.argmax(cum > target[:, None], axis=1)
 
 
 class RandomPolicy(Policy):

@@ -44,6 +44,7 @@ class Game:
         self.max_steps: int = self.options["max_steps"] or self.default_max_steps()
         self.num_actions = self.action_layout.size
         self.base_obs_size = self.observation_layout.size
+        self.base_observation_layout = self.observation_layout
         if self.reveal_hidden:
             base = self.observation_layout
             self.observation_layout = ObservationLayout([Block(

@@ -15,11 +15,17 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Field:
-    """A named run of `size` floats."""
+    """A named run of `size` floats: counts divided by `scale`, or a one-hot.
+
+    For `encode`, a count field holds its raw integers, a one-hot field holds 1 + the index of
+    its hot entry in its first slot (0, the default, for none).
+    """
 
     name: str
     size: int
     doc: str = ""
+    scale: float = 1.0
+    onehot: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,58 @@ class ObservationLayout:
                     inner += f.size
                 off += e.count * e.block_size
         self.size = off
+        self._build_encoder()
+
+    def _build_encoder(self) -> None:
+        """Per-column scale (0 on one-hot columns) and the one-hot fields' first columns."""
+        scale = np.zeros(self.size, np.float32)
+        hot_cols, hot_sizes = [], []
+        for name, sp in self._spans.items():
+            f = self._field(name)
+            for r in range(max(sp.count, 1)):
+                start = sp.start + r * sp.stride
+                if f.onehot:
+                    hot_cols.append(start)
+                    hot_sizes.append(f.size)
+                else:
+                    scale[start:start + f.size] = 1.0 / f.scale
+        self.scale = scale
+        self.hot_cols = np.array(hot_cols, np.int64)
+        self.hot_sizes = np.array(hot_sizes, np.int64)
+
+    def _field(self, name: str) -> Field:
+        for e in self.entries:
+            if isinstance(e, Field) and e.name == name:
+                return e
+            if isinstance(e, Block) and name.startswith(e.name + "."):
+                for f in e.fields:
+                    if f"{e.name}.{f.name}" == name:
+                        return f
+        raise KeyError(name)
+
+    def encode(self, raw: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """float32 observations from raw integers laid out as this layout ([B, size]):
+        counts are scaled, one-hot indices expanded."""
+        B = raw.shape[0]
+        if out is None:
+            out = np.empty((B, self.size), np.float32)
+        np.multiply(raw, self.scale, out=out, casting="unsafe")
+        if self.hot_cols.size:
+            vals = raw[:, self.hot_cols] - 1
+            ok = (vals >= 0) & (vals < self.hot_sizes)
+            # an entry with no hot index rewrites its field's first column with 0
+            flat = self._hot_base(B) + np.where(ok, vals, 0)
+            out.reshape(-1)[flat.reshape(-1)] = ok.reshape(-1)
+        return out
+
+    def _hot_base(self, B: int) -> np.ndarray:
+        """Flat offsets of every one-hot field's first column, per batch size (cached)."""
+        cache = self.__dict__.setdefault("_hot_cache", {})
+        if B not in cache:
+            if len(cache) > 8:
+                cache.clear()
+            cache[B] = np.arange(B)[:, None] * self.size + self.hot_cols
+        return cache[B]
 
     def _add(self, name: str, span: _Span) -> None:
         if name in self._spans:
@@ -116,7 +174,8 @@ class ObservationLayout:
         off = 0
         for e in self.entries:
             if isinstance(e, Field):
-                rows.append(f"| {off}–{off + e.size - 1} | {e.size} | `{e.name}` | {e.doc} |")
+                rows.append(f"| {off}–{off + e.size - 1} | {e.size} | `{e.name}` | "
+                            f"{_describe(e)} |")
                 off += e.size
             else:
                 rows.append(f"| {off}–{off + e.count * e.block_size - 1} | {e.count}×"
@@ -124,10 +183,17 @@ class ObservationLayout:
                             f"{off} + {e.block_size}·i) |")
                 inner = 0
                 for f in e.fields:
-                    rows.append(f"| +{inner} | {f.size} | `{e.name}[i].{f.name}` | {f.doc} |")
+                    rows.append(f"| +{inner} | {f.size} | `{e.name}[i].{f.name}` | "
+                                f"{_describe(f)} |")
                     inner += f.size
                 off += e.count * e.block_size
         return "\n".join(rows)
+
+
+def _describe(f: Field) -> str:
+    if f.onehot:
+        return f"{f.doc} (one-hot)"
+    return f"{f.doc}" + (f" (÷ {f.scale:g})" if f.scale != 1 else "")
 
 
 @dataclass(frozen=True)

@@ -43,10 +43,19 @@ PAIRS = np.array([(0, 1), (0, 2), (1, 2)], np.int64)
 # RNG streams
 S_START, S_DEAL, S_RESHUFFLE, S_KIDNAP, S_RESAMPLE = 1, 2, 3, 4, 5
 
-GE = np.arange(C.NUM_TYPES)[None, :] >= np.arange(C.NUM_TYPES)[:, None]  # [t, u]: u >= t
-EYE = np.eye(C.NUM_TYPES, dtype=np.int16)
+ARANGE_T = np.arange(C.NUM_TYPES)
+IS_IM = (ARANGE_T == C.INSIDE_MAN).astype(np.float32)
+GE_T = (ARANGE_T[:, None] >= ARANGE_T[None, :]).astype(np.float32)  # [u, t]: u >= t
+JOB_REQ_F = C.JOB_REQ.astype(np.float32)
+SKILL_OH_F = C.SKILL_OH.astype(np.float32)
+JOB_SIZE = C.JOB_SIZE.astype(np.int16)
+SET_BONUS_F = C.SET_BONUS.astype(np.float32)
+# observation scale of each per-player field (hand size and score are capped at 1)
+BLOCK_SCALE = {"stash": 1 / 75, "hand_size": 1 / 30, "known_hand": 1 / 3, "night1": 1 / 3,
+               "night2": 1 / 3, "night3": 1 / 3, "night_isk": 1 / 3, "refresh": 1 / 3,
+               "jobs": 1.0, "jobs_by_colour": 1 / 4, "score": 1 / 100}
 IM = C.INSIDE_MAN
-JOB_ORDER = np.array([j[1] - 1 for j in C.JOBS], np.int64)
+JOB_ORDER = np.array([j[1] - 1 for j in C.JOBS], np.int8)
 JOB_STACK_OH = np.eye(C.NUM_STACKS, dtype=np.float32)[C.JOB_STACK]  # [20, 5]
 
 
@@ -108,7 +117,7 @@ class GriftersGame(Game):
         spec["num_players"] = Option(2, "number of players", choices=cls.player_counts)
         return spec
 
-    # == construction ===============================================================================
+    # == construction ==============================================================================
     def _setup(self) -> None:
         n = self.num_players
         fp = self.options["first_player"]
@@ -119,12 +128,21 @@ class GriftersGame(Game):
         self.jobs_in_play = self.stacks_in_play[C.JOB_STACK]
         self.observation_layout = _observation_layout(n)
         self.action_layout = _action_layout()
+        block = next(e for e in self.observation_layout.entries if isinstance(e, Block))
+        self._block_size = block.block_size
+        self._block_offsets = dict(zip([f.name for f in block.fields],
+                                       np.cumsum([0] + [f.size for f in block.fields])))
+        self._block_scale = np.concatenate([np.full(f.size, BLOCK_SCALE[f.name], np.float32)
+                                            for f in block.fields])
+        self._block_cap = np.concatenate([np.full(f.size, np.inf if f.name not in
+                                                  ("hand_size", "score") else 1.0, np.float32)
+                                          for f in block.fields])
         self._deck_base = np.repeat(np.arange(C.NUM_TYPES), C.SPECIALIST_COPIES).astype(np.int8)
 
     def default_max_steps(self) -> int:
         return 3000
 
-    # == 2. Setup ===================================================================================
+    # == 2. Setup ==================================================================================
     def _init(self, keys: np.ndarray) -> GriftersState:
         B, N, T = len(keys), self.num_players, C.NUM_TYPES
         z8 = lambda *shape: np.zeros((B, *shape), np.int8)  # noqa: E731
@@ -159,29 +177,51 @@ class GriftersGame(Game):
             tgt_player=np.full(B, -1, np.int8), tgt_night=np.full(B, -1, np.int8),
             fence_own=np.full(B, -1, np.int8), extra_capers=z8(),
             rng_ctr=np.zeros(B, np.uint64))
+        self._forced = []
         self._run(s, np.arange(B))
         return s
 
-    # == the step: one decision, then everything automatic up to the next one ========================
+    # == the step: one decision, then everything automatic up to the next one ======================
     def _step(self, s: GriftersState, idx: np.ndarray, actions: np.ndarray) -> None:
-        d = s.dec[idx]
-        for k in np.unique(d):
-            sel = d == k
-            _HANDLERS[int(k)](self, s, idx[sel], actions[sel])
+        self._forced: list[np.ndarray] = []
+        self._dispatch(s, idx, actions)
         self._run(s, idx)
 
+    def _dispatch(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
+        """Apply decisions: one handler per decision type, each on its group of games."""
+        d = s.dec[g]
+        for k in np.unique(d):
+            sel = d == k
+            _HANDLERS[int(k)](self, s, g[sel], a[sel])
+
     def _run(self, s: GriftersState, idx: np.ndarray) -> None:
-        """Play automatic states (programs, Refresh, Advance Time) until a decision or the end."""
+        """Play automatic states (programs, Refresh, Advance Time) and, with auto_forced,
+        single-option decisions, until every game waits for a real decision or is over.
+
+        Forced decisions are played here rather than by the base class's settle loop so that
+        each pass carries every game as far as it can go (few passes per step).
+        """
         for _ in range(1000):
-            g = idx[(s.dec[idx] >= RUN) & ~s.terminated[idx]]
-            if g.size == 0:
+            moved = False
+            g = idx[(s.dec[idx] == RUN) & ~s.terminated[idx]]
+            while g.size:  # a card's program, op after op, until a decision or its end
+                moved = True
+                self._exec(s, g)
+                g = g[(s.dec[g] == RUN) & ~s.terminated[g]]
+            for k, fn in ((TURN_END, self._refresh_phase), (TURN_START, self._turn_start)):
+                g = idx[(s.dec[idx] == k) & ~s.terminated[idx]]
+                if g.size:
+                    moved = True
+                    fn(s, g)
+            if self._forced:
+                f = np.concatenate(self._forced)
+                self._forced = []
+                f = f[~s.terminated[f] & (s.dec[f] > NONE) & (s.dec[f] < RUN)]
+                if f.size:
+                    moved = True
+                    self._dispatch(s, f, s.legal_action_mask[f].argmax(axis=1))
+            if not moved:
                 return
-            d = s.dec[g]
-            for k, fn in ((RUN, self._exec), (TURN_END, self._refresh_phase),
-                          (TURN_START, self._turn_start)):
-                sub = g[d == k]
-                if sub.size:
-                    fn(s, sub)
         raise RuntimeError("grifters: automatic play did not settle")
 
     def _open(self, s: GriftersState, g: np.ndarray, dec: int) -> None:
@@ -189,7 +229,10 @@ class GriftersGame(Game):
         s.dec[g] = dec
         m = self._mask(s, g, dec)
         s.legal_action_mask[g] = m
-        empty = ~m.any(axis=1)
+        n = m.sum(axis=1)
+        if self.auto_forced and (n == 1).any():
+            self._forced.append(g[n == 1])
+        empty = n == 0
         if empty.any():
             e = g[empty]
             s.dec[e] = RUN
@@ -201,7 +244,7 @@ class GriftersGame(Game):
             s.dec[g] = NONE
             self._finish(s, g)
 
-    # == Phase 1: Advance Time ======================================================================
+    # == Phase 1: Advance Time =====================================================================
     @staticmethod
     def _advance(s: GriftersState, g: np.ndarray, p: np.ndarray) -> None:
         """Night Three -> Refresh Area (ISK -> Coffers), Two -> Three, One -> Two."""
@@ -228,7 +271,7 @@ class GriftersGame(Game):
         if (~empty).any():
             self._open(s, g[~empty], MAIN)
 
-    # == Phase 2: Play Specialists ======================================================================
+    # == Phase 2: Play Specialists =================================================================
     def _main(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
         caper = a < A_STACK
         self._caper(s, g[caper], a[caper])
@@ -297,7 +340,7 @@ class GriftersGame(Game):
             self._advance(s, g, s.current_player[g].astype(np.int64))
             self._caper(s, g, a)
 
-    # -- the program interpreter ----------------------------------------------------------------------
+    # -- the program interpreter -------------------------------------------------------------------
     def _exec(self, s: GriftersState, g: np.ndarray) -> None:
         prog, pc = s.prog[g].astype(np.int64), s.pc[g].astype(np.int64)
         op, arg = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc].astype(np.int64)
@@ -388,7 +431,7 @@ class GriftersGame(Game):
         """Shuffle the discard pile into a new deck with the game's own RNG."""
         cum = np.cumsum(s.discard[g], axis=1, dtype=np.int64)
         pos = np.arange(C.DECK_SIZE)
-        types = (cum[:, None, :] <= pos[None, :, None]).sum(axis=2)
+        types = np.minimum((cum[:, None, :] <= pos[None, :, None]).sum(axis=2), C.NUM_TYPES - 1)
         valid = pos[None, :] < cum[:, -1:]
         u = rng.bits(s.key[g, None], S_RESHUFFLE,
                      s.rng_ctr[g, None] * np.uint64(64) + pos.astype(np.uint64)[None])
@@ -466,7 +509,7 @@ class GriftersGame(Game):
     def _op_wheel(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
         self._open(s, g, WHEELMAN_NIGHT)
 
-    # -- decision handlers of the card effects --------------------------------------------------------
+    # -- decision handlers of the card effects -----------------------------------------------------
     def _choose_opp(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
         me = s.current_player[g].astype(np.int64)
         o = (me + a - A_PLAYER) % self.num_players
@@ -601,7 +644,7 @@ class GriftersGame(Game):
         s.pc[g] += 1
         s.dec[g] = RUN
 
-    # == Phase 3: Refresh ===============================================================================
+    # == Phase 3: Refresh ==========================================================================
     def _refresh_phase(self, s: GriftersState, g: np.ndarray) -> None:
         """Refresh Area back to hand (publicly), then the next player clockwise."""
         me = s.current_player[g].astype(np.int64)
@@ -619,7 +662,7 @@ class GriftersGame(Game):
         s.fence_own[g] = -1
         s.dec[g] = TURN_START
 
-    # == masks ==========================================================================================
+    # == masks =====================================================================================
     def _mask(self, s: GriftersState, g: np.ndarray, dec: int) -> np.ndarray:
         """bool [n, 58]: legal actions of decision `dec` in games g."""
         m = np.zeros((g.size, NUM_ACTIONS), bool)
@@ -677,27 +720,28 @@ class GriftersGame(Game):
         top = s.stack_top[g].astype(np.int64)
         j = np.minimum(4 * np.arange(C.NUM_STACKS) + top, C.NUM_JOBS - 1)
         req = C.JOB_REQ[j]  # [n, 5, 3]
-        have = (hand.astype(np.int16) @ C.SKILL_OH)[:, None, :]
+        have = (hand.astype(np.float32) @ SKILL_OH_F).astype(np.int16)[:, None, :]
         cover = np.minimum(have, req).sum(axis=2) + hand[:, None, IM]
-        return (top < 4) & (cover >= req.sum(axis=2))
+        return (top < 4) & (cover >= JOB_SIZE[j])
 
     def _team_pick_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
-        """bool [n, 19]: picks (non-decreasing type) after which the team can still be finished."""
-        hand = s.hand[g, me].astype(np.int16)
-        req = C.JOB_REQ[s.team_job[g].astype(np.int64)]  # [n, 3]
-        fixed = s.staging[g].astype(np.int16) @ C.SKILL_OH  # [n, 3]
-        wild = s.staging[g, IM].astype(np.int16)
-        # candidate t: [n, t, ...]
-        f = fixed[:, None, :] + C.SKILL_OH[None]
-        x = wild[:, None] + (np.arange(C.NUM_TYPES) == IM)[None]
-        d = req[:, None, :] - f
-        avail = hand[:, None, :] * GE[None] - EYE[None]  # cards left at or above t
-        a_k = avail @ C.SKILL_OH  # [n, t, 3]
-        need = d.sum(axis=2) - x
-        ok = ((d >= 0).all(axis=2) & (need >= 0)
-              & (np.minimum(a_k, np.maximum(d, 0)).sum(axis=2) + avail[:, :, IM] >= need))
-        legal = (hand > 0) & (np.arange(C.NUM_TYPES)[None] >= s.last_pick[g, None])
-        return ok & legal
+        """bool [n, 19]: picks (non-decreasing type) after which the team can still be finished.
+
+        Candidate t is feasible if every skill deficit stays >= 0 and the cards left at or
+        above t (fixed skills up to each deficit, plus Inside Men) can cover what remains.
+        """
+        hand = s.hand[g, me].astype(np.float32)
+        req = JOB_REQ_F[s.team_job[g].astype(np.int64)] - s.staging[g].astype(np.float32) @ \
+            SKILL_OH_F  # [n, 3] skills still needed before this pick
+        need = req.sum(axis=1)[:, None] - s.staging[g, IM, None] - 1  # after the pick
+        cover = hand[:, IM, None] - IS_IM[None]  # Inside Men left at or above t
+        ok = (need >= 0) & (hand > 0)
+        for k in range(3):  # per skill: deficit after the pick, cards left at or above t
+            d = req[:, k, None] - SKILL_OH_F[None, :, k]
+            ok &= d >= 0
+            left = (hand * SKILL_OH_F[:, k]) @ GE_T - SKILL_OH_F[None, :, k]
+            cover += np.minimum(left, d)
+        return ok & (cover >= need) & (ARANGE_T[None] >= s.last_pick[g, None])
 
     def _opp_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
         """bool [n, N] by seat offset: eligible opponents for the pending primitive."""
@@ -718,7 +762,7 @@ class GriftersGame(Game):
         m[:, 0] = False
         return m
 
-    # == Game End & Scoring =============================================================================
+    # == Game End & Scoring ========================================================================
     def scores(self, s: GriftersState) -> np.ndarray:
         """Stash plus the set bonus of 2/4/8M for 2/3/4 Jobs of one colour."""
         return (s.stash + self._set_bonus(s)).astype(np.int64)
@@ -748,10 +792,11 @@ class GriftersGame(Game):
         key = key * 65536 + (65535 - turns)
         return key * 4 + pos
 
-    # == observation ====================================================================================
+    # == observation ===============================================================================
     def _observe(self, s: GriftersState, seats: np.ndarray) -> np.ndarray:
         B, N = s.batch_size, self.num_players
-        out = np.zeros((B, self.base_obs_size), np.float32)
+        out = np.empty((B, self.base_obs_size), np.float32)
+        out.fill(0.0)  # not zeros(): calloc pages would fault one by one on first write
         v = self.observation_layout.views(out)
         b = np.arange(B)
         v["num_players"][:, N - 2] = 1
@@ -760,26 +805,30 @@ class GriftersGame(Game):
         v["discard"][:] = s.discard / 3
         v["turn"][:, 0] = np.minimum(1.0, s.turns_total / 200)
         v["my_first_turn"][:, 0] = s.turns_taken[b, seats] == 0
-        v["job_status"][:] = self._job_status(s).reshape(B, -1)
-        v["my_hand"][:] = s.hand[b, seats] / 3
+        self._job_status(s, v["job_status"].reshape(B, C.NUM_JOBS, 4))
+        v["my_hand"][:] = s.hand[b, seats] * np.float32(1 / 3)
+        # every seat's public block once, then rotated so that block 0 is the observer's
+        feat, blocks = self._scratch(B)
+        o = self._block_offsets
+        feat[:, :, o["stash"]] = s.stash
+        feat[:, :, o["hand_size"]] = s.hand.sum(axis=2)
+        feat[:, :, o["known_hand"]:o["known_hand"] + 19] = s.known
+        feat[:, :, o["night1"]:o["night1"] + 57] = s.night.reshape(B, N, 57)
+        feat[:, :, o["night_isk"]:o["night_isk"] + 3] = s.night_isk
+        feat[:, :, o["refresh"]:o["refresh"] + 19] = s.refresh
+        jobs = s.job_owner[:, None, :] == np.arange(N, dtype=np.int8)[None, :, None]
+        feat[:, :, o["jobs"]:o["jobs"] + 20] = jobs
+        by_colour = jobs.astype(np.float32) @ JOB_STACK_OH
+        feat[:, :, o["jobs_by_colour"]:o["jobs_by_colour"] + 5] = by_colour
+        feat[:, :, o["score"]] = s.stash + SET_BONUS_F[by_colour.astype(np.int64)].sum(axis=2)
+        feat *= self._block_scale
+        np.minimum(feat, self._block_cap, out=feat)
         q = (seats[:, None] + np.arange(N)) % N
-        bq = b[:, None]
-        hand = s.hand[bq, q]
-        v["player.stash"][:, :, 0] = s.stash[bq, q] / 75
-        v["player.hand_size"][:, :, 0] = np.minimum(1.0, hand.sum(axis=2) / 30)
-        known = s.known[bq, q]
-        known[:, 0] = hand[:, 0]
-        v["player.known_hand"][:] = known / 3
-        night = s.night[bq, q]
-        v["player.night1"][:] = night[:, :, 0] / 3
-        v["player.night2"][:] = night[:, :, 1] / 3
-        v["player.night3"][:] = night[:, :, 2] / 3
-        v["player.night_isk"][:] = s.night_isk[bq, q] / 3
-        v["player.refresh"][:] = s.refresh[bq, q] / 3
-        jobs = s.job_owner[:, None, :] == q[:, :, None]
-        v["player.jobs"][:] = jobs
-        v["player.jobs_by_colour"][:] = (jobs.astype(np.float32) @ JOB_STACK_OH) / 4
-        v["player.score"][:, :, 0] = np.minimum(1.0, self.scores(s)[bq, q] / 100)
+        np.take(feat.reshape(B * N, -1), (b[:, None] * N + q).ravel(), axis=0,
+                out=blocks.reshape(B * N, -1))
+        blocks[:, 0, o["known_hand"]:o["known_hand"] + 19] = v["my_hand"]
+        sl = self.observation_layout.slice_of("player.stash", 0)
+        out[:, sl.start:sl.start + N * self._block_size] = blocks.reshape(B, -1)
         # the pending decision: only in its owner's view
         mine = (s.current_player == seats) & (s.dec > NONE) & (s.dec < NUM_DECISIONS)
         if mine.any():
@@ -820,17 +869,25 @@ class GriftersGame(Game):
             w = w - used
         return np.where(tj[:, None] >= 0, d, 0)
 
-    def _job_status(self, s: GriftersState) -> np.ndarray:
-        """float [B, 20, 4]: one-hot out of game / in stack below top / top / completed."""
+    def _job_status(self, s: GriftersState, out: np.ndarray) -> None:
+        """Write [B, 20, 4] one-hot: out of game / in stack below the top / top / completed."""
         owner = s.job_owner
-        top = s.stack_top[:, C.JOB_STACK].astype(np.int64)
-        out = owner == -2
-        done = (owner >= 0) | ((owner == -1) & (JOB_ORDER[None] < top))
-        is_top = (owner == -1) & (JOB_ORDER[None] == top)
-        below = (owner == -1) & (JOB_ORDER[None] > top)
-        return np.stack([out, below, is_top, done], axis=2).astype(np.float32)
+        top = s.stack_top[:, C.JOB_STACK]
+        free = owner == -1
+        out[:, :, 0] = owner == -2
+        out[:, :, 1] = free & (JOB_ORDER[None] > top)
+        out[:, :, 2] = free & (JOB_ORDER[None] == top)
+        out[:, :, 3] = (owner >= 0) | (free & (JOB_ORDER[None] < top))
 
-    # == determinization ================================================================================
+    def _scratch(self, B: int) -> tuple[np.ndarray, np.ndarray]:
+        """Reused work buffers for the per-seat observation blocks (fresh ones page-fault)."""
+        if getattr(self, "_scratch_bufs", (None,))[0] is None or \
+                self._scratch_bufs[0].shape[0] != B:
+            shape = (B, self.num_players, self._block_size)
+            self._scratch_bufs = (np.empty(shape, np.float32), np.empty(shape, np.float32))
+        return self._scratch_bufs
+
+    # == determinization ===========================================================================
     def resample_hidden(self, state: GriftersState, player: int | np.ndarray,
                         seeds: int | np.ndarray) -> GriftersState:
         """Redeal what `player` cannot know: opponents' unknown hand cards, the deck order,
@@ -855,7 +912,7 @@ class GriftersGame(Game):
         M = C.DECK_SIZE + 3 * N
         cum = np.cumsum(pool, axis=1)
         slots = np.arange(M)
-        types = (cum[:, None, :] <= slots[None, :, None]).sum(axis=2)
+        types = np.minimum((cum[:, None, :] <= slots[None, :, None]).sum(axis=2), T - 1)
         valid = slots[None] < cum[:, -1:]
         u = rng.bits(keys[:, None], S_RESAMPLE, slots.astype(np.uint64)[None])
         u = np.where(valid, u >> np.uint64(1), np.uint64(2**63))
@@ -880,7 +937,7 @@ class GriftersGame(Game):
             s.legal_action_mask[g] = self._mask(s, g, int(d))
         return s
 
-    # == text ===========================================================================================
+    # == text ======================================================================================
     def render(self, state: GriftersState, b: int = 0, player: int | None = None) -> str:
         from .render import render_text
 
@@ -910,7 +967,7 @@ _OPS = {
 }
 
 
-# == layouts ===========================================================================================
+# == layouts =======================================================================================
 def _observation_layout(n: int) -> ObservationLayout:
     per_player = (
         Field("stash", 1, "Stash / 75"),

@@ -41,6 +41,15 @@ for _n, (_op, _cls, _who) in C.TARGETING.items():
 OP[E["B_PICKPOCKET"]] = OP[E["D_PICKPOCKET"]] = OP_PICK
 WHO[E["B_PICKPOCKET"]] = WHO[E["D_PICKPOCKET"]] = WHO_OPP
 OP[E["D_RESET"]] = OP_RESET
+_SKILLS_F = C.SKILLS.astype(np.float32)  # float tables: matrix products use BLAS
+_SKILLS_TWICE = _SKILLS_F * np.where(C.IS_TOOL, 2, 1)[:, None].astype(np.float32)
+_SKILLS_EXISTS = np.concatenate([_SKILLS_F, C.IS_CHAR[:, None].astype(np.float32)], 1)
+HALF = np.float32(0.5)
+# crew statistics in one matrix product: skills (3), skills again for tools (3), bosses,
+# members, tools
+_STATS = np.concatenate([_SKILLS_F, _SKILLS_F * C.IS_TOOL[:, None],
+                         np.stack([C.IS_BOSS, C.IS_MEMBER, C.IS_TOOL], 1)], 1).astype(np.float32)
+ST_SK, ST_TSK, ST_BOSS, ST_MEM, ST_TOOL = slice(0, 3), slice(3, 6), 6, 7, 8  # card counts are observed / 2
 MOD_SIGN = np.zeros(C.N_EFFECTS, np.int8)
 MOD_SIGN[E["D_SABOTAGE"]], MOD_SIGN[E["D_REINFORCE"]] = -2, 2
 
@@ -74,6 +83,7 @@ class VaultsState(win.WindowState):
     dused: np.ndarray  # int8 [B,10]  used disrupt cards by type
     pchar: np.ndarray  # int8 [B,52]  Police station character pile, top at pc_len-1
     pc_len: np.ndarray  # int16 [B]
+    police_count: np.ndarray  # int8 [B,44]  cards in the Police station by type
     ptool: np.ndarray  # int8 [B,24]  Police station tool pile
     pt_len: np.ndarray  # int16 [B]
     vpub: np.ndarray  # int8 [B,3,9]  public vault piles, top at vpub_len-1
@@ -272,10 +282,9 @@ class Vaults(Game):
 
     def _skills(self, crew: np.ndarray, mods: np.ndarray, tools_twice: bool) -> np.ndarray:
         """Crew skills [...,3]: cards (+ every tool again if `tools_twice`) + modifiers >= 0."""
-        s = crew.astype(np.int16) @ C.SKILLS
-        if tools_twice:
-            s = s + crew[..., C.TOOL0:].astype(np.int16) @ C.SKILLS[C.TOOL0:]
-        return np.maximum(s + mods, 0)
+        table = _SKILLS_TWICE if tools_twice else _SKILLS_F
+        s = crew.astype(np.float32) @ table
+        return np.maximum(s.astype(np.int16) + mods, 0)
 
     def _crack_skills(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """Current skills [n,3] of the declared crack's crew, with its overloads."""
@@ -311,12 +320,31 @@ class Vaults(Game):
     def _to_police(self, st: VaultsState, g: np.ndarray, t: np.ndarray) -> None:
         """Put one card per game on top of its Police pile (characters or tools)."""
         t = np.asarray(t, np.int64)
+        st.police_count[g, t] += 1
         ch = t < C.TOOL0
         gc, gt = g[ch], g[~ch]
         st.pchar[gc, st.pc_len[gc]] = t[ch]
         st.pc_len[gc] += 1
         st.ptool[gt, st.pt_len[gt]] = t[~ch]
         st.pt_len[gt] += 1
+
+    def _to_police_counts(self, st: VaultsState, g: np.ndarray, counts: np.ndarray) -> None:
+        """Put counts [n,44] of cards on the Police piles, in type order (bosses, members by
+        type, then tools by type) [spec §2.12]."""
+        keep = counts.any(1)
+        g, counts = g[keep], counts[keep].astype(np.int64)
+        if g.size == 0:
+            return
+        st.police_count[g] += counts.astype(np.int8)
+        slot_t = np.repeat(np.arange(C.N_CREW_TYPES), 2)  # two slots per type
+        valid = (np.arange(2 * C.N_CREW_TYPES) % 2)[None, :] < counts[:, slot_t]
+        for pile, plen, lo, hi in ((st.pchar, st.pc_len, 0, 2 * C.TOOL0),
+                                   (st.ptool, st.pt_len, 2 * C.TOOL0, 2 * C.N_CREW_TYPES)):
+            v = valid[:, lo:hi]
+            pos = plen[g][:, None] + np.cumsum(v, 1) - 1
+            r, c = np.nonzero(v)
+            pile[g[r], pos[r, c]] = slot_t[lo:hi][c]
+            plen[g] += v.sum(1).astype(plen.dtype)
 
     def _draw_main(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
         """Draw the main deck's top into p's hand; the last card ends the game."""
@@ -377,7 +405,7 @@ class Vaults(Game):
             hand=z(N, 54), known=z(N, 54), crew=z(N, K, 44), spent=z(N, K, dt=bool),
             blocked=z(N, K, dt=bool), mods=z(N, K, 3), deck=z(76), deck_len=z(dt=np.int16),
             ddeck=z(20), ddeck_len=z(dt=np.int16), dused=z(10), pchar=z(52),
-            pc_len=z(dt=np.int16), ptool=z(24), pt_len=z(dt=np.int16), vpub=z(3, 9),
+            pc_len=z(dt=np.int16), police_count=z(44), ptool=z(24), pt_len=z(dt=np.int16), vpub=z(3, 9),
             vpub_len=z(3, dt=np.int16), vpriv=z(N, 27), vpriv_len=z(N, dt=np.int16),
             loot=z(N, dt=np.int16), revealed=z(27, dt=bool), known_face=z(N, 27, dt=bool),
             boss_offer=z(N, 2), boss_pick=np.full((B, N), -1, np.int8), first_player=z(),
@@ -598,11 +626,13 @@ class Vaults(Game):
         t = st.pchar[gc, st.pc_len[gc]]
         st.hand[gc, pc, t] += 1
         st.known[gc, pc, t] += 1
+        st.police_count[gc, t] -= 1
         gt, pt = g[~ch], p[~ch]
         st.pt_len[gt] -= 1
         t = st.ptool[gt, st.pt_len[gt]]
         st.hand[gt, pt, t] += 1
         st.known[gt, pt, t] += 1
+        st.police_count[gt, t] -= 1
 
     # -- playing a card: destination [RB "Forming Crews"] ------------------------------------
     def _new_slot(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -629,34 +659,55 @@ class Vaults(Game):
         st.mods[gn, p[new], k[new]] = 0
 
     # -- moving cards between crews [RB "Forming Crews", FAQ "refreshed"] -------------------
-    def _move_options(self, st: VaultsState, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For the active player: card_ok [n,K,44] (a card with a destination) and
-        dest_ok [n,K,44,K+1] (crew k' or a new crew, last index)."""
+    def _crew_counts(self, cr: np.ndarray) -> np.ndarray:
+        """Cards per class [...,3] (bosses, members, tools) of crews cr [...,44]."""
+        return (cr.astype(np.float32) @ _STATS[:, ST_BOSS:]).astype(np.int16)
+
+    def _move_class_ok(self, cnt: np.ndarray) -> np.ndarray:
+        """bool [n,K,3]: a card of each class in each crew (counts cnt [n,K,3]) could move.
+
+        A tool needs another crew (a move, or a swap if it is full). A boss or member needs
+        another crew that is full in its class (a swap), or one with room while the source
+        crew stays valid (keeps a boss/member, or has no tools), or a free slot for a new crew
+        while the source keeps a boss/member [RB "Forming Crews"; spec §2.6]."""
+        bm = cnt[..., 0] + cnt[..., 1]
+        ex = bm > 0
+        room = (cnt < C.CLASS_CAP) & ex[..., None]  # [n,K,3]
+        full = (cnt >= C.CLASS_CAP) & ex[..., None]
+        n_room = room.sum(1, keepdims=True) - room  # other crews with room, per source
+        n_full = full.sum(1, keepdims=True) - full
+        free = (~ex).any(1)[:, None]
+        keeps = bm - 1 >= 1
+        valid_after = keeps | (cnt[..., 2] == 0)
+        ok_bm = (n_full > 0) | (valid_after[..., None] & (n_room > 0)) \
+            | (keeps & free)[..., None]
+        ok = np.where(np.arange(3) == 2, (n_room + n_full) > 0, ok_bm)
+        return ok & (cnt > 0)
+
+    def _move_card_ok(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        """bool [n,K,44]: cards of the active player's crews that have a legal destination."""
+        cr = st.crew[g, st.active[g]]
+        ok = self._move_class_ok(self._crew_counts(cr))
+        return (cr > 0) & ok[..., C.CLASS_OF]
+
+    def _move_dests(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        """bool [n,K+1]: destinations (crew k, or a new crew last) of the card being moved."""
         K = self.K
         p = st.active[g].astype(np.int64)
-        cr = st.crew[g, p].astype(np.int16)  # [n,K,44]
-        present = cr > 0
-        ex = cr[..., :C.TOOL0].sum(-1) > 0  # [n,K]
-        bm = cr[..., :C.TOOL0].sum(-1)
-        nt = cr[..., C.TOOL0:].sum(-1)
-        cls_count = np.stack([cr[..., :C.MEMBER0].sum(-1), cr[..., C.MEMBER0:C.TOOL0].sum(-1),
-                              nt], -1)  # [n,K,3]
-        room = cls_count < C.CLASS_CAP  # [n,K,3]
-        room_x = room[:, :, C.CLASS_OF]  # [n,K(dest),44]
-        is_bm = ~C.IS_TOOL
-        # the source crew stays valid: it keeps a boss/member, or has no tools left
-        valid_after = np.where(is_bm[None, None, :], ((bm - 1) >= 1)[..., None]
-                               | (nt == 0)[..., None], True)  # [n,K(src),44]
-        keeps_bm = ((bm - 1) >= 1)[..., None] & is_bm[None, None, :]
-        other = ~np.eye(K, dtype=bool)  # [src,dest]
-        dest = np.zeros((g.size, K, 44, K + 1), bool)
-        dest[..., :K] = (ex[:, None, None, :] & other[None, :, None, :]
-                         & ((room_x.transpose(0, 2, 1)[:, None, :, :] & valid_after[..., None])
-                            | ~room_x.transpose(0, 2, 1)[:, None, :, :]))
-        free_slot = (~ex).any(axis=1)
-        dest[..., K] = keeps_bm & free_slot[:, None, None]
-        dest &= present[..., None]
-        return dest.any(-1), dest
+        rows = np.arange(g.size)
+        src = st.src_crew[g].astype(np.int64)
+        cls = C.CLASS_OF[st.move_card[g].astype(np.int64)]
+        cnt = self._crew_counts(st.crew[g, p])  # [n,K,3]
+        bm = cnt[..., 0] + cnt[..., 1]
+        ex = bm > 0
+        room = cnt[rows, :, cls] < C.CLASS_CAP[cls][:, None]  # [n,K]
+        keeps = bm[rows, src] - 1 >= 1
+        valid_after = (cls == 2) | keeps | (cnt[rows, src, 2] == 0)
+        out = np.zeros((g.size, K + 1), bool)
+        out[:, :K] = ex & ((room & valid_after[:, None]) | ~room)
+        out[rows, src] = False
+        out[:, K] = (cls < 2) & keeps & (~ex).any(1)
+        return out
 
     def _move_card(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         st.move_card[g] = a
@@ -761,12 +812,9 @@ class Vaults(Game):
         have = st.crew[g, a, k, C.TOOL0:]
         burn = np.minimum(st.over[g], have)
         st.crew[g, a, k, C.TOOL0:] = have - burn
-        for t in range(C.N_TOOL):
-            for _ in range(2):
-                m = burn[:, t] > 0
-                if m.any():
-                    self._to_police(st, g[m], np.full(m.sum(), C.TOOL0 + t))
-                    burn[m, t] -= 1
+        full = np.zeros((g.size, C.N_CREW_TYPES), np.int8)
+        full[:, C.TOOL0:] = burn
+        self._to_police_counts(st, g, full)
         st.over[g] = 0
         st.key_used[g] = False
         self._normalize(st, g)
@@ -886,13 +934,7 @@ class Vaults(Game):
         keep = np.where(whole[:, None], False, ~C.IS_TOOL[None, :])
         jail = np.where(keep, 0, cr)
         st.crew[g, a, k] = cr - jail
-        # bosses, members by type, then tools by type [spec §2.12]
-        for t in range(C.N_CREW_TYPES):
-            for _ in range(2):
-                m = jail[:, t] > 0
-                if m.any():
-                    self._to_police(st, g[m], np.full(m.sum(), t))
-                    jail[m, t] -= 1
+        self._to_police_counts(st, g, jail)
         self._normalize(st, g)
 
     def _eligible(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
@@ -1106,15 +1148,18 @@ class Vaults(Game):
         return np.where(kind == WIN_CRACK, np.where(own, CTX_CRACK_ACTIVE, CTX_CRACK_OTHER),
                         np.where(kind == WIN_ACTION, CTX_ACTION, CTX_MAIN))
 
-    def _effect_usable(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+    def _effect_usable(self, st: VaultsState, g: np.ndarray,
+                       stats: np.ndarray | None = None) -> np.ndarray:
         """bool [n,N_EFFECTS]: disrupt effects the decision owner may use now."""
-        n, N = g.size, self.num_players
+        n = g.size
         p = st.owner[g].astype(np.int64)
-        ok = ALLOWED[self._disrupt_context(st, g)].copy()
-        crew = st.crew[g]
-        tools = crew[..., C.TOOL0:].any((1, 2, 3))
-        mts = crew[..., C.MEMBER0:].any((1, 2, 3))
-        ex = crew[..., :C.TOOL0].any(-1)  # [n,N,K]
+        ok = ALLOWED[self._disrupt_context(st, g)]
+        if stats is None:
+            stats = st.crew[g].astype(np.float32) @ _STATS
+        tot = stats[..., ST_BOSS:].sum((1, 2))  # [n,3]
+        tools = tot[:, 2] > 0
+        mts = (tot[:, 1] + tot[:, 2]) > 0
+        ex = (stats[..., ST_BOSS] + stats[..., ST_MEM]) > 0  # [n,N,K]
         ok[:, E["D_KEY"]] &= ~st.key_used[g]
         ok[:, E["D_DRAW"]] &= st.deck_len[g] > 0
         ok[:, E["D_JAIL_TOOL"]] &= tools
@@ -1128,7 +1173,6 @@ class Vaults(Game):
         hs[np.arange(n), p] = False
         ok[:, E["D_PICKPOCKET"]] &= hs.any(1)
         ok[:, E["D_BURY"]] &= self._bury_piles(st, g).any(1)
-        del N
         return ok
 
     def _discard(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
@@ -1170,29 +1214,26 @@ class Vaults(Game):
         p = st.active[g].astype(np.int64)
         hand = st.hand[g, p]  # [n,54]
         act = st.actions[g] > 0
-        cr = st.crew[g, p].astype(np.int16)  # [n,K,44]
-        ex = cr[..., :C.TOOL0].sum(-1) > 0
-        has_boss = cr[..., :C.MEMBER0].sum(-1) > 0
-        mem_room = ex & (cr[..., C.MEMBER0:C.TOOL0].sum(-1) < C.MAX_MEMBERS)
-        tool_room = ex & (cr[..., C.TOOL0:].sum(-1) < C.MAX_TOOLS)
+        stats = st.crew[g].astype(np.float32) @ _STATS  # [n,P,K,9]
+        mine = stats[rows, p]  # [n,K,9]
+        cnt = mine[..., ST_BOSS:].astype(np.int16)  # [n,K,3]
+        ex = (cnt[..., 0] + cnt[..., 1]) > 0
+        room = ex[..., None] & (cnt < C.CLASS_CAP)
         free = (~ex).any(1)
-        boss_ok = (ex & ~has_boss).any(1) | free | self._can_gain_disrupt(st, g)
-        mem_ok = mem_room.any(1) | free
-        tool_ok = tool_room.any(1)
-        dest_ok = np.where(C.IS_BOSS, boss_ok[:, None],
-                           np.where(C.IS_MEMBER, mem_ok[:, None], tool_ok[:, None]))
+        boss_ok = room[..., 0].any(1) | free | self._can_gain_disrupt(st, g)
+        mem_ok = room[..., 1].any(1) | free
+        tool_ok = room[..., 2].any(1)
+        dest_ok = np.stack([boss_ok, mem_ok, tool_ok], 1)[:, C.CLASS_OF]  # [n,44]
         m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest_ok & act[:, None]
         # disrupts usable now
-        use = self._effect_usable(st, g)
+        use = self._effect_usable(st, g, stats)
         m[:, C.DISRUPT0:54] = (hand[:, C.DISRUPT0:] > 0) & use[:, C.DISRUPT_EFFECTS].any(-1)
         # moves
-        card_ok, _ = self._move_options(st, g)
-        m[:, self.A_MOVE:self.A_MOVE + K] = card_ok.any(-1) & act[:, None]
+        m[:, self.A_MOVE:self.A_MOVE + K] = self._move_class_ok(cnt).any(-1) & act[:, None]
         # cracks: an unspent, unblocked crew that meets some target (or a key is held)
-        maxs = self._skills(cr, st.mods[g, p], True)  # [n,K,3]
+        maxs = np.maximum((mine[..., ST_SK] + mine[..., ST_TSK]).astype(np.int16)
+                          + st.mods[g, p], 0)  # [n,K,3]
         tg = self._crack_targets(st, g, maxs)  # [n,K,6]
-        if self.num_players < 4:
-            tg[..., 2 + self.num_players:] = False
         can = (ex & ~st.spent[g, p] & ~st.blocked[g, p] & tg.any(-1)
                & (act & (st.phase[g] <= 3))[:, None])
         m[:, self.A_CRACK:self.A_CRACK + K] = can
@@ -1203,7 +1244,6 @@ class Vaults(Game):
         m[:, self.A_DRAW + 1] = dr & (src != 1) & (st.pc_len[g] > 0)
         m[:, self.A_DRAW + 2] = dr & (src != 1) & (st.pt_len[g] > 0)
         m[:, self.A_END] = True
-        del rows
         return m
 
     def _mask_play_dest(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
@@ -1293,14 +1333,12 @@ class Vaults(Game):
 
     def _mask_move_card(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         m = self._blank(g)
-        card_ok, _ = self._move_options(st, g)
-        m[:, :C.N_CREW_TYPES] = card_ok[np.arange(g.size), st.src_crew[g]]
+        m[:, :C.N_CREW_TYPES] = self._move_card_ok(st, g)[np.arange(g.size), st.src_crew[g]]
         return m
 
     def _mask_move_dest(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         m = self._blank(g)
-        _, dest = self._move_options(st, g)
-        d = dest[np.arange(g.size), st.src_crew[g], st.move_card[g]]  # [n,K+1]
+        d = self._move_dests(st, g)
         m[:, self.A_CREW:self.A_CREW + self.K] = d[:, :self.K]
         m[:, self.A_NEW] = d[:, self.K]
         return m
@@ -1405,6 +1443,17 @@ class Vaults(Game):
                  + (8191 - np.minimum(state.turns_taken, 8191))) * 8 + order)
 
     # -- observation [spec §4] ---------------------------------------------------------------
+    def _crew_block(self, obs: np.ndarray) -> np.ndarray:
+        """A [B,N,K,53] view of every seat's crew fields (they are contiguous per seat)."""
+        B, N, K = obs.shape[0], self.num_players, self.K
+        start = self.observation_layout.slice_of("player.crew0", 0).start
+        stride = self.observation_layout.slice_of("player.crew0", 1).start - start
+        region = obs[:, start:start + N * stride]
+        region = region.reshape(B, N, stride)[:, :, :K * 53]
+        view = region.view()
+        view.shape = (B, N, K, 53)  # raises rather than copying
+        return view
+
     def _observe(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         B, N, K = st.batch_size, self.num_players, self.K
         obs = np.zeros((B, self.base_obs_size), np.float32)
@@ -1421,7 +1470,7 @@ class Vaults(Game):
         v["actions_left"][:, 0] = np.minimum(1.0, st.actions / 6)
         v["can_draw"][:, 0] = st.can_draw
         v["draw_source"][b, st.draw_source] = 1
-        v["my_hand"][:] = st.hand[b, me] / 2
+        np.multiply(st.hand[b, me], HALF, out=v["my_hand"])
         ln = st.vpub_len.astype(np.int64)
         tops = st.vpub[b[:, None], np.arange(3)[None, :], np.maximum(ln - 1, 0)].astype(np.int64)
         kf = st.known_face[b[:, None], me[:, None], tops]
@@ -1437,8 +1486,8 @@ class Vaults(Game):
         hand = st.hand[b[:, None], seat]  # [B,N,54]
         v["player.hand_size"][..., 0] = np.minimum(1.0, hand.sum(-1) / 10)
         v["player.disrupts"][..., 0] = np.minimum(1.0, hand[..., C.DISRUPT0:].sum(-1) / 5)
-        v["player.known_hand"][:] = st.known[b[:, None], seat] / 2
-        v["player.known_hand"][:, 0] = st.hand[b, me] / 2
+        np.multiply(st.known[b[:, None], seat], HALF, out=v["player.known_hand"])
+        np.multiply(st.hand[b, me], HALF, out=v["player.known_hand"][:, 0])
         v["player.loot"][..., 0] = np.minimum(1.0, st.loot[b[:, None], seat] / self.goal)
         vl = st.vpriv_len[b[:, None], seat].astype(np.int64)
         v["player.vault_count"][..., 0] = vl / 27
@@ -1448,19 +1497,16 @@ class Vaults(Game):
         fails = (pos & ~C.VAULT_SUCCESS[st.vpriv[b[:, None], seat].astype(np.int64)]).sum(-1)
         v["player.fails"][..., 0] = fails / 8
         crew = st.crew[b[:, None], seat]  # [B,N,K,44]
-        ex = crew[..., :C.TOOL0].any(-1)
+        sk = crew.astype(np.float32) @ _SKILLS_EXISTS  # skills and boss/member count
         mods = st.mods[b[:, None], seat]
-        sk = self._skills(crew, mods, False)
-        spent, blocked = st.spent[b[:, None], seat], st.blocked[b[:, None], seat]
-        for k in range(K):
-            f = v[f"player.crew{k}"]
-            f[..., 0] = ex[..., k]
-            f[..., 1:13] = crew[..., k, :C.MEMBER0]
-            f[..., 13:45] = crew[..., k, C.MEMBER0:] / 2
-            f[..., 45:48] = np.minimum(1.0, sk[..., k, :] / 30)
-            f[..., 48] = spent[..., k]
-            f[..., 49] = blocked[..., k]
-            f[..., 50:53] = np.clip((mods[..., k, :] + 6) / 12, 0, 1)
+        cb = self._crew_block(obs)  # [B,N,K,53] view
+        cb[..., 0] = sk[..., 3] > 0
+        cb[..., 1:13] = crew[..., :C.MEMBER0]
+        np.multiply(crew[..., C.MEMBER0:], HALF, out=cb[..., 13:45])
+        np.minimum(np.maximum(sk[..., :3] + mods, 0) / np.float32(30), 1, out=cb[..., 45:48])
+        cb[..., 48] = st.spent[b[:, None], seat]
+        cb[..., 49] = st.blocked[b[:, None], seat]
+        np.clip((mods + np.float32(6)) / np.float32(12), 0, 1, out=cb[..., 50:53])
         # public vault piles
         pp = v["public_piles"].reshape(B, 3, 11)
         pp[..., 0] = ln / 9
@@ -1470,12 +1516,7 @@ class Vaults(Game):
         unrev = (~st.revealed).reshape(B, 9, 3).sum(-1)
         v["unrevealed_by_group"][:] = unrev / 3
         # the Police station, face up
-        pc = np.arange(52)[None, :] < st.pc_len[:, None]
-        cc = np.zeros((B, 44), np.float32)
-        np.add.at(cc, (np.broadcast_to(b[:, None], pc.shape)[pc], st.pchar[pc].astype(np.int64)), 1)
-        pt = np.arange(24)[None, :] < st.pt_len[:, None]
-        np.add.at(cc, (np.broadcast_to(b[:, None], pt.shape)[pt], st.ptool[pt].astype(np.int64)), 1)
-        v["police_counts"][:] = cc / 2
+        np.multiply(st.police_count, HALF, out=v["police_counts"])
         tops_v = v["police_tops"]
         for j in range(3):
             i = st.pc_len.astype(np.int64) - 1 - j
@@ -1484,7 +1525,7 @@ class Vaults(Game):
             i = st.pt_len.astype(np.int64) - 1 - j
             t = np.where(i >= 0, st.ptool[b, np.maximum(i, 0)] - C.TOOL0, 12)
             tops_v[b, 99 + 13 * j + t] = 1
-        v["disrupt_used"][:] = st.dused / 2
+        np.multiply(st.dused, HALF, out=v["disrupt_used"])
         # the pending event (public), the decision one-hot only for its owner
         owns = st.owner == me
         v["decision"][b[owns], st.dec[owns]] = 1
@@ -1501,7 +1542,7 @@ class Vaults(Game):
             v["crack_skills"][gc] = np.minimum(1.0, self._crack_skills(st, gc) / 30)
             t = self._target_tops(st, gc)[np.arange(gc.size), st.crack_target[gc]]
             v["crack_combo"][gc] = C.VAULT_COMBO[np.maximum(t, 0)] / 10 * (t >= 0)[:, None]
-        v["overloads"][:] = st.over / 2
+        np.multiply(st.over, HALF, out=v["overloads"])
         v["key_used"][:, 0] = st.key_used
         v["window"][:, 0] = st.win_kind == WIN_CRACK
         v["window"][:, 1] = st.win_kind == WIN_ACTION

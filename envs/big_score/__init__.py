@@ -1,0 +1,1 @@
+"""The Big Score: components, rules kernel and text rendering."""

@@ -1,0 +1,77 @@
+"""Text rendering of one game of The Big Score (public table, plus a seat's private view)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..core.render import counts_text, table
+from . import components as C
+
+if TYPE_CHECKING:
+    from .kernel import BigScoreGame, BigScoreState
+
+STAGES = ("Setup", "Act I round 1", "Act I round 2", "Act I round 3", "Act II", "Game over")
+STATUS = ("", "open", "success", "failed", "unattempted")
+ACT2_STATUS = ("in vault", "fled", "busted")
+
+
+def render_text(game: BigScoreGame, s: BigScoreState, b: int = 0,
+                player: int | None = None) -> str:
+    """Everything public about game b; with `player`, also that seat's private cards (with
+    None, every seat's private cards: the full state)."""
+    from .kernel import ACT2, DECISION_NAMES, OVER
+
+    n = game.num_players
+    lines = [f"The Big Score — {STAGES[s.stage[b]]}, {n} players"]
+    if s.stage[b] != OVER:
+        lines.append(f"To act: player_{s.current_player[b]} ({DECISION_NAMES[s.phase[b]]})")
+    if ACT2 > s.stage[b] > 0:
+        rows = []
+        for p in range(6):
+            j = int(s.jobs[b, p])
+            if j < 0:
+                continue
+            tok = C.PAYOUT_NAMES[game.jobs.token[j]]
+            need = counts_text(game.jobs.req[j], C.CREW_TYPES)
+            pile = counts_text(s.pile[b, p], C.CREW_TYPES, "")
+            rows.append([p + 1, game.jobs.names[j], f"${game.jobs.cash[j]}0K + {tok}", need,
+                         STATUS[s.job_status[b, p]], pile])
+        lines += ["", table(["#", "job", "payout", "needs", "status", "revealed pile"], rows)]
+    rows = []
+    score = game.scores(s[b])[0]
+    for p in range(n):
+        ab = int(s.ability[b, p])
+        row = [f"player_{p}", C.BOSS_NAMES[s.boss[b, p]], f"${s.cash[b, p]}0K",
+               counts_text(s.payout[b, p], C.PAYOUT_NAMES), int(s.joat[b, p]),
+               (C.CREW_TYPES[ab] + (" (used)" if s.ability_used[b, p] else "")) if ab >= 0
+               else "-", score[p]]
+        if s.stage[b] >= ACT2:
+            row += [ACT2_STATUS[s.status[b, p]] + (" *" if s.first_player[b] == p else ""),
+                    counts_text(s.vault_pile[b, p], C.TOKEN_NAMES)]
+        rows.append(row)
+    head = ["seat", "boss", "cash", "payout tokens", "JoAT", "ability", "score"]
+    if s.stage[b] >= ACT2:
+        head += ["vault (* = first player)", "vault loot"]
+    lines += ["", table(head, rows)]
+    if s.stage[b] >= ACT2:
+        lines += ["", f"Cops track: {s.cops_track[b]}/{game.cops_to_bust}   "
+                  f"Vault Floor: {counts_text(s.vault_floor[b], C.TOKEN_NAMES)}",
+                  f"Bag: {counts_text(s.bag[b], C.TOKEN_NAMES)}"]
+    seats = range(n) if player is None else [player]
+    for p in seats:
+        private = s.hands[b, p] + s.ahand[b, p]
+        if s.stage[b] < ACT2 and s.stage[b] > 0:
+            assigned = [f"job {t + 1}: {counts_text(s.assign[b, p, t], C.KIND_NAMES)}"
+                        for t in range(6) if s.assign[b, p, t].any()]
+            if s.assign[b, p, 6].any():
+                assigned.append(f"training: {counts_text(s.assign[b, p, 6], C.KIND_NAMES)}")
+            lines += ["", f"player_{p} hand: {counts_text(private, C.KIND_NAMES)}",
+                      f"player_{p} picks: {counts_text(s.picks[b, p], C.KIND_NAMES)}"]
+            if assigned:
+                lines.append(f"player_{p} assigned: " + "; ".join(assigned))
+    if s.stage[b] == OVER:
+        win = np.flatnonzero(game.winners(s[b])[0])
+        lines += ["", "Winner(s): " + ", ".join(f"player_{w}" for w in win)]
+    return "\n".join(lines)

@@ -1,0 +1,71 @@
+"""Shared helpers for the Vaults tests: invariants and batched random play."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from heistbench.envs.vaults import components as C
+from heistbench.envs.vaults.kernel import Vaults, VaultsState
+
+
+def count_types(arr: np.ndarray, length: np.ndarray, n_types: int) -> np.ndarray:
+    """Per-game type counts of the first `length` entries of stacks arr [B, M]."""
+    B, M = arr.shape
+    live = np.arange(M)[None, :] < length[:, None]
+    out = np.zeros((B, n_types), np.int64)
+    np.add.at(out, (np.broadcast_to(np.arange(B)[:, None], arr.shape)[live],
+                    arr[live].astype(np.int64)), 1)
+    return out
+
+
+def check_invariants(game: Vaults, st: VaultsState) -> None:
+    """Conservation of every card and vault, crew limits, loot and known-card bookkeeping."""
+    B = st.batch_size
+    setup = st.dec == C.D["BOSS_CHOICE"]
+    crew_cards = (count_types(st.deck, st.deck_len, 44) + st.hand[:, :, :44].sum(1)
+                  + st.crew.sum((1, 2)) + count_types(st.pchar, st.pc_len, 44)
+                  + count_types(st.ptool, st.pt_len, 44))
+    cip = (st.card_in_play >= 0) & (st.card_in_play < 44)
+    crew_cards[np.flatnonzero(cip), st.card_in_play[cip]] += 1
+    ok = ~setup
+    assert (crew_cards[ok] == C.COPIES[None, :44]).all(), "crew cards not conserved"
+    dis = count_types(st.ddeck, st.ddeck_len, 10) + st.hand[:, :, 44:].sum(1) + st.dused
+    assert (dis == 2).all(), "disrupts not conserved"
+    vaults = count_types(st.vpub.reshape(B, 27), np.full(B, 27), 27) * 0
+    for j in range(3):
+        vaults += count_types(st.vpub[:, j], st.vpub_len[:, j], 27)
+    for q in range(game.num_players):
+        vaults += count_types(st.vpriv[:, q], st.vpriv_len[:, q], 27)
+    assert (vaults == 1).all(), "vaults not conserved"
+    cr = st.crew.astype(np.int64)
+    assert (cr[..., :12].sum(-1) <= 1).all() and (cr[..., 12:32].sum(-1) <= 4).all()
+    assert (cr[..., 32:].sum(-1) <= 3).all()
+    exists = cr[..., :32].sum(-1) > 0
+    assert (cr[..., 32:].sum(-1)[~exists] == 0).all(), "tools without a crew"
+    for q in range(game.num_players):
+        pos = np.arange(27)[None, :] < st.vpriv_len[:, q, None]
+        v = st.vpriv[:, q].astype(np.int64)
+        loot = (pos * C.VAULT_VALUE[v] * C.VAULT_SUCCESS[v]).sum(1)
+        assert (loot == st.loot[:, q]).all(), "loot differs from the Success vaults kept"
+    assert (st.known <= st.hand).all() and (st.known >= 0).all() and (st.hand >= 0).all()
+    live = ~st.done
+    assert st.legal_action_mask[live].any(1).all(), "empty mask in a live game"
+
+
+def random_play(game: Vaults, seeds: np.ndarray, check_every: int = 0,
+                rng_seed: int = 0, max_steps: int = 200000) -> VaultsState:
+    """Play uniformly random legal actions until every game is over."""
+    st = game.init(seeds)
+    r = np.random.default_rng(rng_seed)
+    n = 0
+    while not st.done.all() and n < max_steps:
+        m = st.legal_action_mask
+        u = r.random(len(m))
+        cum = m.cumsum(1)
+        tot = np.maximum(cum[:, -1], 1)
+        a = (cum <= (u * tot).astype(np.int64)[:, None]).sum(1)
+        game.step(st, np.minimum(a, game.num_actions - 1))
+        n += 1
+        if check_every and n % check_every == 0:
+            check_invariants(game, st)
+    return st
