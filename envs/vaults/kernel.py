@@ -53,6 +53,12 @@ ST_SK, ST_TSK, ST_BOSS, ST_MEM, ST_TOOL = slice(0, 3), slice(3, 6), 6, 7, 8  # c
 MOD_SIGN = np.zeros(C.N_EFFECTS, np.int8)
 MOD_SIGN[E["D_SABOTAGE"]], MOD_SIGN[E["D_REINFORCE"]] = -2, 2
 
+_DRAWS = set(np.flatnonzero(C.DRAW_COUNT).tolist())
+_ACTIONS = set(np.flatnonzero(C.GAIN_ACTION).tolist())
+_DISRUPTS = set(np.flatnonzero(C.GAIN_DISRUPT).tolist())
+_TARGETED = set(np.flatnonzero(OP != OP_NONE).tolist()) | set(
+    C.PEEK_EFFECTS + C.BAIL_EFFECTS + (E["D_BURY"], E["B_COPY"]))
+
 # disrupt usability by context [RB "Disrupts"; spec §2.9]: 0 MAIN (active), 1 crack window,
 # active player's slot, 2 crack window, other players, 3 action window (other players only)
 CTX_MAIN, CTX_CRACK_ACTIVE, CTX_CRACK_OTHER, CTX_ACTION = range(4)
@@ -873,46 +879,53 @@ class Vaults(Game):
 
     # -- effects: abilities, vault fronts, disrupts ------------------------------------------
     def _start_effects(self, st: VaultsState, g: np.ndarray) -> None:
+        """Pop one effect per game and apply it, or open its first target decision."""
         st.slen[g] -= 1
         e = st.stack[g, st.slen[g]].astype(np.int64)
         st.effect[g] = e
         owner = st.owner[g].astype(np.int64)
+        present = set(np.unique(e).tolist())
+
+        def sel(*names: str) -> np.ndarray:
+            return np.isin(e, [E[n] for n in names])
+
         # immediate effects
-        nd = C.DRAW_COUNT[e]
-        for r in range(2):
-            m = nd > r
-            if m.any():
+        if present & _DRAWS:
+            nd = C.DRAW_COUNT[e]
+            for r in range(2):
+                m = nd > r
                 self._draw_main(st, g[m], owner[m])
-        st.actions[g] += C.GAIN_ACTION[e]
-        m = C.GAIN_DISRUPT[e]
-        if m.any():
+        if present & _ACTIONS:
+            st.actions[g] += C.GAIN_ACTION[e]
+        if present & _DISRUPTS:
+            m = C.GAIN_DISRUPT[e]
             self._gain_disrupt(st, g[m], owner[m])
-        m = e == E["B_REFRESH"]
-        st.spent[g[m], owner[m], st.crack_crew[g[m]]] = False
-        m = e == E["D_KEY"]
-        st.key_used[g[m]] = True
-        m = e == E["D_LOCKDOWN"]
-        if m.any():
-            win.close_window(st, g[m])
-            st.resume[g[m]] = RESUME_NONE
-            self._abort(st, g[m])
-        m = e == E["F_LOSE_ACTIONS"]
-        st.actions[g[m]] = 0
-        m = (e == E["FP_ALL_TOOLS"]) | (e == E["FP_CREW"])
-        if m.any():
+        if E["B_REFRESH"] in present:
+            m = e == E["B_REFRESH"]
+            st.spent[g[m], owner[m], st.crack_crew[g[m]]] = False
+        if E["D_KEY"] in present:
+            st.key_used[g[e == E["D_KEY"]]] = True
+        if E["D_LOCKDOWN"] in present:
+            gm = g[e == E["D_LOCKDOWN"]]
+            win.close_window(st, gm)
+            st.resume[gm] = RESUME_NONE
+            self._abort(st, gm)
+        if E["F_LOSE_ACTIONS"] in present:
+            st.actions[g[e == E["F_LOSE_ACTIONS"]]] = 0
+        if E["FP_ALL_TOOLS"] in present or E["FP_CREW"] in present:
+            m = sel("FP_ALL_TOOLS", "FP_CREW")
             self._jail_crack_crew(st, g[m], e[m] == E["FP_CREW"])
-        m = e == E["BURN_OVERLOADS"]
-        if m.any():
-            self._burn_overloads(st, g[m])
-        m = e == E["ACTION_WINDOW"]
-        if m.any():
-            win.open_window(st, g[m], WIN_ACTION, st.active[g[m]])
-        m = e == E["PLAY_CARD"]
-        st.dec[g[m]] = D["PLAY_DEST"]
-        # boss with the Fail "jail the boss" front
-        m = e == E["FP_BOSS_OR_MEMBER"]
-        if m.any():
-            gm = g[m]
+        if E["BURN_OVERLOADS"] in present:
+            gm = g[e == E["BURN_OVERLOADS"]]
+            self._burn_overloads(st, gm[st.over[gm].any(1)])
+            st.key_used[gm] = False
+        if E["ACTION_WINDOW"] in present:
+            gm = g[e == E["ACTION_WINDOW"]]
+            win.open_window(st, gm, WIN_ACTION, st.active[gm])
+        if E["PLAY_CARD"] in present:
+            st.dec[g[e == E["PLAY_CARD"]]] = D["PLAY_DEST"]
+        if E["FP_BOSS_OR_MEMBER"] in present:  # the boss goes if there is one
+            gm = g[e == E["FP_BOSS_OR_MEMBER"]]
             a, k = st.active[gm].astype(np.int64), st.crack_crew[gm].astype(np.int64)
             boss = st.crew[gm, a, k, :C.N_BOSS]
             hb = boss.any(1)
@@ -922,10 +935,9 @@ class Vaults(Game):
             self._normalize(st, gb)
             st.effect[gb] = NONE
         # targeted effects: a decision if some target exists, else the effect fizzles
-        t = st.effect[g].astype(np.int64)
-        m = (OP[t] != OP_NONE) | np.isin(t, C.PEEK_EFFECTS + C.BAIL_EFFECTS + (E["D_BURY"],
-                                                                             E["B_COPY"]))
-        if m.any():
+        if present & _TARGETED:
+            t = st.effect[g].astype(np.int64)
+            m = np.isin(t, list(_TARGETED))
             self._open_target(st, g[m])
 
     def _jail_crack_crew(self, st: VaultsState, g: np.ndarray, whole: np.ndarray) -> None:
