@@ -69,3 +69,89 @@ def random_play(game: Vaults, seeds: np.ndarray, check_every: int = 0,
         if check_every and n % check_every == 0:
             check_invariants(game, st)
     return st
+
+
+def scenario(game: Vaults, seed: int = 0, hands: dict | None = None,
+             crews: dict | None = None, piles: dict | None = None,
+             private: dict | None = None, police_char: list | None = None,
+             police_tool: list | None = None, deck_top: list | None = None,
+             deck_len: int | None = None, loot: list | None = None,
+             ddeck: list | None = None, dused: dict | None = None) -> VaultsState:
+    """A batch-of-one state at the start of player 0's turn with the given cards.
+
+    hands {p: [types]}, crews {(p, k): [types]}, piles {i: [vault ids bottom -> top]},
+    private {p: [vault ids bottom -> top]}, Police piles bottom -> top, deck_top [first drawn,
+    ...]. Arrays not named keep the seeded deal, emptied of hands, crews and the Police station.
+    """
+    st = game.init(seed)
+    while st.dec[0] == C.D["BOSS_CHOICE"]:
+        game._step(st, np.array([0]), np.array([game.A_OPT]))
+    for name in ("hand", "known", "crew", "spent", "blocked", "mods", "police_count",
+                 "vpriv_len", "loot", "over", "stack", "slen"):
+        getattr(st, name)[:] = 0
+    st.pc_len[:] = st.pt_len[:] = 0
+    for p, cards in (hands or {}).items():
+        for t in cards:
+            st.hand[0, p, t] += 1
+    for (p, k), cards in (crews or {}).items():
+        for t in cards:
+            st.crew[0, p, k, t] += 1
+    for i, vs in (piles or {}).items():
+        st.vpub[0, i, :len(vs)] = vs
+        st.vpub_len[0, i] = len(vs)
+    for p, vs in (private or {}).items():
+        st.vpriv[0, p, :len(vs)] = vs
+        st.vpriv_len[0, p] = len(vs)
+        st.revealed[0, vs] = True
+        st.loot[0, p] = int((C.VAULT_VALUE[vs] * C.VAULT_SUCCESS[vs]).sum())
+    for pile, plen, cards in ((st.pchar, st.pc_len, police_char), (st.ptool, st.pt_len,
+                                                                  police_tool)):
+        for t in cards or []:
+            pile[0, plen[0]] = t
+            plen[0] += 1
+            st.police_count[0, t] += 1
+    if deck_len is not None:
+        st.deck_len[0] = deck_len
+    for j, t in enumerate(deck_top or []):
+        st.deck[0, st.deck_len[0] - 1 - j] = t
+    if loot is not None:
+        st.loot[0] = loot
+    if ddeck is not None:
+        st.ddeck[0, :len(ddeck)] = ddeck
+        st.ddeck_len[0] = len(ddeck)
+    if dused is not None:
+        st.dused[0] = 0
+        for d, c in dused.items():
+            st.dused[0, d] = c
+    st.turns_total[:] = 0
+    st.turns_taken[:] = 0
+    st.card_in_play[:] = -1
+    st.crack_target[:] = -1
+    st.first_player[:] = 0
+    game._start_turn(st, np.array([0]), np.array([0]))
+    st.dec[:] = C.D["MAIN"]
+    game._refresh(st, np.array([0]))
+    return st
+
+
+def legal(st: VaultsState) -> set[int]:
+    return set(np.flatnonzero(st.legal_action_mask[0]).tolist())
+
+
+def play(game: Vaults, st: VaultsState, *actions: int) -> VaultsState:
+    for a in actions:
+        assert st.legal_action_mask[0, a], (a, game.action_name(a), sorted(legal(st)))
+        game.step(st, np.array([a]))
+    return st
+
+
+def top_char(st: VaultsState) -> int:
+    return int(st.pchar[0, st.pc_len[0] - 1])
+
+
+def top_tool(st: VaultsState) -> int:
+    return int(st.ptool[0, st.pt_len[0] - 1])
+
+
+def top_private(st: VaultsState, p: int) -> int:
+    return int(st.vpriv[0, p, st.vpriv_len[0, p] - 1])

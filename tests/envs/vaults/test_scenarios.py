@@ -1,0 +1,406 @@
+"""The spec's scenario tests (§7), written as action scripts with expected results.
+
+Action ids (max_crews = 6): cards 0-53, move from crew k 54+k, crack with crew k 60+k, draw
+66/67/68, end turn 69, crew k 70+k, new crew 76, boss to police 77, player +r 78+r, piles
+82-87, skills 88-90, options 91/92, pass 93.
+"""
+
+import numpy as np
+
+from heistbench.envs.vaults import components as C
+from heistbench.envs.vaults.kernel import Vaults
+
+from .helpers import legal, play, scenario, top_char, top_private, top_tool
+
+D = C.D
+CRACK0, MOVE0, CREW0 = 60, 54, 70
+DRAW, DRAW_PC, DRAW_PT, END, NEW, POLICE = 66, 67, 68, 69, 76, 77
+PLAYER0, PILE1, PILE2, PILE3, OPP1 = 78, 82, 83, 84, 85
+SKILL_P, OPT0, OPT1, PASS = 88, 91, 92, 93
+# cards
+PATRICIA, BARON, IRONLACE, OLD_TOM, SILAS = 0, 1, 2, 4, 6
+BRUISER, KNUCKLES, HEAVY, LILY, TINKER, SAL, SPARKS = 12, 13, 15, 16, 17, 19, 20
+POWDER, JOAT, MECHANIC, SAPPER = 21, 24, 30, 31
+CROWBAR, HYD_JACK, LOCKPICK_SET, DYNAMITE = 32, 34, 35, 38
+SKELETON_KEY, ALARM, BAD_INTEL, CASING = 44, 46, 48, 52
+PILES_V1 = {0: [1, 2, 3, 4, 5, 6, 7, 8, 9], 1: [18], 2: [24]}
+
+
+def game(n=2, **kw):
+    return Vaults(num_players=n, auto_forced=False, first_player=0, **kw)
+
+
+def test_v1_the_521_vault():
+    g = game()
+    st = scenario(g, crews={(0, 0): [HEAVY, MECHANIC]}, piles=PILES_V1)
+    assert CRACK0 in legal(st)
+    play(g, st, CRACK0)
+    assert legal(st) == {PILE1}
+    play(g, st, PILE1)
+    assert top_private(st, 0) == 9 and st.loot[0, 0] == 50 and st.revealed[0, 9]
+    assert st.actions[0] == 2 and st.phase[0] == 3 and st.spent[0, 0, 0]
+    assert st.vpub_len[0, 0] == 8
+    assert not legal(st) & {CRACK0, DRAW, DRAW_PC, DRAW_PT} and END in legal(st)
+
+
+def test_v1_negative():
+    for third in (TINKER, JOAT):  # 4/3/1 short of P, 5/1/1 short of M
+        st = scenario(game(), crews={(0, 0): [HEAVY, third]}, piles=PILES_V1)
+        assert CRACK0 not in legal(st)
+
+
+def test_v2_overload():
+    g = game()
+    st = scenario(g, crews={(0, 0): [JOAT, LILY, HYD_JACK]}, piles=PILES_V1)
+    play(g, st, CRACK0)
+    assert legal(st) == {PILE1}
+    play(g, st, PILE1)
+    assert legal(st) == {HYD_JACK}  # 3/5/1 does not meet 5/2/1 without the overload
+    play(g, st, HYD_JACK)
+    assert legal(st) == {PASS}
+    play(g, st, PASS)
+    assert st.loot[0, 0] == 50 and top_tool(st) == HYD_JACK
+    assert st.crew[0, 0, 0, C.TOOL0:].sum() == 0
+
+
+def test_v2_overload_fail_variant():
+    g = game()
+    piles = dict(PILES_V1)
+    piles[0] = [1, 2, 3, 11]
+    st = scenario(g, crews={(0, 0): [JOAT, LILY, HYD_JACK]}, piles=piles)
+    play(g, st, CRACK0, PILE1, HYD_JACK, PASS)
+    assert st.dec[0] == D["FAIL_CARD"] and legal(st) == {LILY, JOAT}
+    play(g, st, LILY)
+    assert int(st.pchar[0, st.pc_len[0] - 1]) == LILY
+    assert st.actions[0] == 3  # 3 - 1 (flip) + 1 (the Fail front)
+    assert top_tool(st) == HYD_JACK  # overloaded: jailed even on a Fail
+    assert top_private(st, 0) == 11 and st.loot[0, 0] == 0
+
+
+def test_v3_refreshed_crew():
+    g = game()
+    piles = {0: [1, 18, 9], 1: [3, 0], 2: [24]}
+    st = scenario(g, crews={(0, 0): [HEAVY, MECHANIC, KNUCKLES], (0, 1): [TINKER]}, piles=piles)
+    play(g, st, CRACK0, PILE1)
+    assert st.actions[0] == 2
+    assert CRACK0 not in legal(st) and CRACK0 + 1 not in legal(st)
+    play(g, st, MOVE0)
+    assert {KNUCKLES, HEAVY, MECHANIC} <= legal(st)
+    play(g, st, KNUCKLES)
+    assert {CREW0 + 1, NEW} <= legal(st)
+    play(g, st, CREW0 + 1)
+    assert st.actions[0] == 1 and not st.spent[0, 0, 1]
+    assert st.crew[0, 0, 1, TINKER] == 1 and st.crew[0, 0, 1, KNUCKLES] == 1
+    assert CRACK0 + 1 in legal(st)
+    play(g, st, CRACK0 + 1)
+    assert legal(st) == {PILE2}
+    play(g, st, PILE2)
+    assert st.loot[0, 0] == 70
+    assert st.active[0] == 1 and st.actions[0] == 3  # the turn ended by itself
+
+
+def test_v3_cannot_refresh_a_spent_crew():
+    g = game()
+    piles = {0: [1, 18, 9], 1: [3, 0], 2: [24]}
+    st = scenario(g, crews={(0, 0): [HEAVY, MECHANIC, KNUCKLES], (0, 1): [TINKER]}, piles=piles)
+    play(g, st, CRACK0, PILE1, MOVE0 + 1, TINKER, CREW0)
+    assert not st.crew[0, 0, 1].any()  # crew 1 dissolved
+    assert st.spent[0, 0, 0] and CRACK0 not in legal(st)
+
+
+def test_v4_five_cards_at_the_start_no_draw():
+    g = game()
+    st = scenario(g, hands={0: [KNUCKLES, HEAVY, TINKER, SAL, SAPPER]}, police_char=[HEAVY])
+    assert not legal(st) & {DRAW, DRAW_PC, DRAW_PT}
+    play(g, st, HEAVY, NEW)
+    assert not legal(st) & {DRAW, DRAW_PC, DRAW_PT}
+
+
+def test_v4_draw_up_to_three_and_hand_limit():
+    g = game()
+    st = scenario(g, hands={0: [TINKER, SAL, SAPPER, MECHANIC]}, police_char=[SPARKS],
+                  deck_top=[KNUCKLES, DYNAMITE, HEAVY])
+    play(g, st, DRAW)
+    assert not legal(st) & {DRAW_PC, DRAW_PT}  # one source per draw phase
+    play(g, st, DRAW, DRAW)
+    assert st.hand[0, 0].sum() == 7 and st.actions[0] == 0
+    assert st.dec[0] == D["DISCARD"] and st.owner[0] == 0  # end of turn, automatically
+    play(g, st, KNUCKLES)
+    assert st.dec[0] == D["DISCARD"]
+    play(g, st, DYNAMITE)
+    assert top_char(st) == KNUCKLES and top_tool(st) == DYNAMITE
+    assert st.hand[0, 0].sum() == 5 and st.active[0] == 1
+
+
+def test_v4_playing_skips_the_draw_phase():
+    g = game()
+    st = scenario(g, hands={0: [HEAVY, TINKER, SAL, SAPPER]})
+    assert DRAW in legal(st)
+    play(g, st, HEAVY, NEW)
+    assert DRAW not in legal(st)
+
+
+def test_v5_discarding_bosses_gains_nothing():
+    g = game()
+    st = scenario(g, hands={0: [BARON, IRONLACE, HEAVY, TINKER, SAL, SAPPER, MECHANIC]})
+    dlen = st.ddeck_len[0]
+    play(g, st, END, BARON, IRONLACE)
+    assert set(st.pchar[0, :st.pc_len[0]].tolist()) == {BARON, IRONLACE}
+    assert st.hand[0, 0, C.DISRUPT0:].sum() == 0 and st.ddeck_len[0] == dlen
+    st = scenario(g, hands={0: [BARON, IRONLACE, HEAVY, TINKER, SAL, SAPPER, MECHANIC]})
+    play(g, st, BARON)
+    assert POLICE in legal(st)
+    play(g, st, POLICE)
+    assert top_char(st) == BARON and st.hand[0, 0, C.DISRUPT0:].sum() == 1
+    assert st.ddeck_len[0] == dlen - 1 and st.actions[0] == 2
+
+
+def test_v6_a_fail_vault_is_kept():
+    g = game()
+    piles = {0: [1, 5], 1: [18], 2: [24]}
+    st = scenario(g, crews={(0, 0): [BARON, JOAT, POWDER, LOCKPICK_SET]}, piles=piles)
+    deck = st.deck_len[0]
+    play(g, st, CRACK0, PILE1)
+    assert {LOCKPICK_SET, PASS} <= legal(st)
+    play(g, st, PASS)
+    assert legal(st) == {LOCKPICK_SET}
+    play(g, st, LOCKPICK_SET)
+    assert top_private(st, 0) == 5 and st.revealed[0, 5] and st.loot[0, 0] == 0
+    assert st.deck_len[0] == deck  # no boss ability on a Fail
+    assert top_tool(st) == LOCKPICK_SET and st.spent[0, 0, 0] and st.actions[0] == 2
+
+
+def test_v7_draw_ability_uses_the_main_deck_only():
+    g = game()
+    st = scenario(g, hands={0: [LILY]}, police_char=[HEAVY])
+    deck, size = st.deck_len[0], st.hand[0, 0].sum()
+    play(g, st, LILY)
+    assert st.dec[0] == D["PLAY_DEST"]
+    play(g, st, NEW)
+    assert st.deck_len[0] == deck - 1 and st.pc_len[0] == 1 and st.pt_len[0] == 0
+    assert st.hand[0, 0].sum() == size and st.known[0, 0].sum() == 0
+
+
+def test_v8_offensive_ability_backfires():
+    g = game()
+    st = scenario(g, hands={0: [BRUISER]}, crews={(1, 0): [SILAS],
+                                                  (0, 0): [HEAVY, MECHANIC, CROWBAR]})
+    play(g, st, BRUISER)
+    assert st.dec[0] == D["TARGET_PLAYER"] and legal(st) == {PLAYER0}
+    play(g, st, PLAYER0)
+    assert legal(st) == {CREW0}
+    play(g, st, CREW0)
+    assert legal(st) == {HEAVY, MECHANIC, CROWBAR}
+    play(g, st, CROWBAR)
+    assert st.dec[0] == D["PLAY_DEST"]
+    play(g, st, CREW0)
+    assert top_tool(st) == CROWBAR
+    assert st.crew[0, 0, 0].nonzero()[0].tolist() == [BRUISER, HEAVY, MECHANIC]
+
+
+def test_v8_any_player_when_opponents_have_targets():
+    g = game()
+    st = scenario(g, hands={0: [BRUISER]}, crews={(1, 0): [SILAS, KNUCKLES],
+                                                  (0, 0): [HEAVY, MECHANIC, CROWBAR]})
+    play(g, st, BRUISER)
+    assert legal(st) == {PLAYER0, PLAYER0 + 1}
+
+
+def test_v8_fizzles_without_targets():
+    g = game()
+    st = scenario(g, hands={0: [BRUISER]}, crews={(1, 0): [SILAS], (0, 0): [BARON]})
+    play(g, st, BRUISER)
+    assert st.dec[0] == D["PLAY_DEST"] and PASS not in legal(st)
+
+
+def test_v9_patricia_copies_only_bosses_in_play():
+    g = game()
+    piles = {0: [0, 9], 1: [18], 2: [24]}
+    st = scenario(g, hands={1: [BARON]}, police_char=[OLD_TOM], piles=piles,
+                  crews={(0, 0): [PATRICIA, HEAVY, MECHANIC], (1, 0): [IRONLACE]})
+    play(g, st, CRACK0, PILE1)
+    assert st.dec[0] == D["COPY_BOSS"] and legal(st) == {IRONLACE}
+    play(g, st, IRONLACE)
+    assert st.actions[0] == 3
+
+
+def test_v9_patricia_copies_old_tom():
+    g = game()
+    piles = {0: [0, 9], 1: [18], 2: [24]}
+    st = scenario(g, piles=piles, crews={(0, 0): [PATRICIA, HEAVY, MECHANIC],
+                                         (0, 1): [OLD_TOM, TINKER], (1, 0): [IRONLACE]})
+    play(g, st, CRACK0, PILE1)
+    assert legal(st) == {IRONLACE, OLD_TOM}
+    play(g, st, OLD_TOM)
+    assert not st.spent[0, 0, 0] and CRACK0 in legal(st)
+
+
+def test_v10_a_disrupt_cancels_the_crack_without_spending_the_action():
+    g = game()
+    st = scenario(g, hands={0: [TINKER], 1: [ALARM]}, piles=PILES_V1,
+                  crews={(0, 0): [HEAVY, MECHANIC]})
+    play(g, st, CRACK0, PILE1)
+    assert st.dec[0] == D["RESPONSE"] and st.current_player[0] == 1
+    assert legal(st) == {ALARM, PASS}
+    play(g, st, ALARM)
+    assert legal(st) == {OPT0}  # no tool in play for effect B
+    play(g, st, OPT0)
+    assert st.vpub_len[0, 0] == 9 and int(st.vpub[0, 0, 8]) == 9
+    assert st.actions[0] == 3 and st.phase[0] == 3 and st.blocked[0, 0, 0]
+    assert st.current_player[0] == 0 and st.dec[0] == D["MAIN"]
+    assert not legal(st) & {CRACK0, DRAW} and {TINKER, END} <= legal(st)
+    assert st.dused[0, ALARM - C.DISRUPT0] == 1 and st.hand[0, 1, C.DISRUPT0:].sum() == 0
+
+
+def test_v11_police_station_order_and_source():
+    g = game()
+    st = scenario(g, hands={0: [TINKER, SAL]}, police_char=[HEAVY, SPARKS],
+                  police_tool=[CROWBAR])
+    play(g, st, DRAW_PC)
+    assert st.hand[0, 0, SPARKS] == 1 and st.known[0, 0, SPARKS] == 1
+    assert DRAW not in legal(st) and {DRAW_PC, DRAW_PT} <= legal(st)
+    play(g, st, DRAW_PT, DRAW_PC)
+    assert st.hand[0, 0].sum() == 5
+    assert st.known[0, 0, [SPARKS, CROWBAR, HEAVY]].tolist() == [1, 1, 1]
+
+
+def test_v12_cracking_an_opponents_vault():
+    g = game()
+    st = scenario(g, private={1: [25, 12]}, piles=PILES_V1,
+                  crews={(0, 0): [SAL, MECHANIC, SAPPER]})
+    assert st.loot[0, 1] == 250
+    play(g, st, CRACK0)
+    assert OPP1 in legal(st)
+    play(g, st, OPP1)
+    assert top_private(st, 0) == 12 and st.loot[0].tolist() == [50, 200]
+    assert top_private(st, 1) == 25
+
+
+def test_v13_the_loot_goal_ends_the_game_at_once():
+    g = game(goal=400)
+    piles = {0: [1, 0], 1: [18], 2: [24]}
+    st = scenario(g, crews={(0, 0): [BARON, HEAVY, MECHANIC]}, piles=piles, loot=[380, 0])
+    deck = st.deck_len[0]
+    play(g, st, CRACK0, PILE1)
+    assert st.terminated[0] and st.rewards[0].tolist() == [1.0, -1.0]
+    assert st.deck_len[0] == deck  # before the boss ability
+
+
+def test_v14_main_deck_exhausted():
+    g = game()
+    st = scenario(g, hands={0: [TINKER]}, deck_len=1, loot=[100, 150])
+    play(g, st, DRAW)
+    assert st.terminated[0] and st.rewards[0].tolist() == [-1.0, 1.0]
+    st = scenario(g, hands={0: [TINKER]}, deck_len=1, private={0: [0, 1], 1: [2, 3, 4]})
+    st.loot[0] = [100, 100]
+    play(g, st, DRAW)
+    assert st.terminated[0] and st.rewards[0].tolist() == [-1.0, 1.0]
+
+
+def test_v15_a_tool_needs_a_crew():
+    g = game()
+    st = scenario(g, hands={0: [CROWBAR, HEAVY]})
+    assert CROWBAR not in legal(st) and HEAVY in legal(st)
+    play(g, st, HEAVY, NEW)
+    assert CROWBAR in legal(st)
+    play(g, st, CROWBAR)
+    assert legal(st) == {CREW0}
+
+
+def test_v16_crew_capacity():
+    g = game()
+    full = [BARON, HEAVY, KNUCKLES, SAL, SAPPER, CROWBAR, DYNAMITE, HYD_JACK]
+    st = scenario(g, hands={0: [TINKER, DYNAMITE, IRONLACE]}, crews={(0, 0): full})
+    assert DYNAMITE not in legal(st)
+    s2 = st.copy()
+    play(g, s2, TINKER)
+    assert legal(s2) == {NEW}
+    play(g, st, IRONLACE)
+    assert legal(st) == {NEW, POLICE}
+
+
+def test_v17_master_key():
+    g = game()
+    st = scenario(g, hands={0: [SKELETON_KEY]}, piles=PILES_V1, crews={(0, 1): [LILY]})
+    play(g, st, CRACK0 + 1)
+    assert PILE3 in legal(st)
+    play(g, st, PILE3)
+    assert st.dec[0] == D["USE_KEY"] and legal(st) == {SKELETON_KEY}
+    play(g, st, SKELETON_KEY)
+    assert st.dused[0, 0] == 1 and st.hand[0, 0, C.DISRUPT0:].sum() == 0
+    assert top_private(st, 0) == 24 and st.loot[0, 0] == 160
+
+
+def test_v18_setup_three_players():
+    g = Vaults(num_players=3, auto_forced=False, first_player=1)
+    st = g.init(5)
+    for i in range(3):
+        assert st.dec[0] == D["BOSS_CHOICE"] and st.current_player[0] == (1 + i) % 3
+        for q in range(3):
+            f = g.obs_fields(g.observe(st, q))
+            assert f["player.crew0"][0, :, 0].sum() == 0
+            offered = f["my_boss_offer"][0].sum()
+            assert offered == (2 if st.boss_pick[0, q] < 0 else 0)
+        play(g, st, OPT1)
+    assert st.crew[0, :, 0, :C.N_BOSS].sum(1).tolist() == [1, 1, 1]
+    assert st.deck_len[0] == 61 and st.hand[0].sum(1).tolist() == [4, 4, 4]
+    assert st.vpub_len[0].tolist() == [9, 9, 9] and st.ddeck_len[0] == 20
+    deck_bosses = np.isin(st.deck[0, :61], np.arange(12)).sum()
+    assert deck_bosses + st.hand[0, :, :12].sum() == 9
+    assert st.active[0] == 1
+
+
+def test_v19_invalid_moves():
+    g = game()
+    st = scenario(g, crews={(0, 0): [HEAVY, CROWBAR]})
+    assert MOVE0 not in legal(st)
+    st = scenario(g, crews={(0, 0): [HEAVY, CROWBAR], (0, 1): [TINKER]})
+    play(g, st, MOVE0)
+    assert legal(st) == {CROWBAR}
+    st = scenario(g, crews={(0, 0): [HEAVY, CROWBAR], (0, 1): [TINKER, SAL, SAPPER, MECHANIC]})
+    play(g, st, MOVE0)
+    assert HEAVY in legal(st)
+    play(g, st, HEAVY)
+    assert CREW0 + 1 in legal(st)
+    play(g, st, CREW0 + 1)
+    assert st.dec[0] == D["SWAP_CARD"] and legal(st) == {TINKER, SAL, SAPPER, MECHANIC}
+    play(g, st, SAL)
+    assert st.crew[0, 0, 0, SAL] == 1 and st.crew[0, 0, 1, HEAVY] == 1
+
+
+def test_v20_disrupt_deck_reshuffle():
+    g = game()
+    st = scenario(g, hands={0: [BARON]}, ddeck=[], dused={ALARM - 44: 1, BAD_INTEL - 44: 1})
+    play(g, st, BARON, POLICE)
+    assert st.ddeck_len[0] == 1 and st.dused[0].sum() == 0
+    assert st.hand[0, 0, [ALARM, BAD_INTEL]].sum() == 1
+
+
+def _v21(extra_p0=()):
+    g = game(3)
+    st = scenario(g, hands={1: [BAD_INTEL], 0: [CASING, *extra_p0]}, piles=PILES_V1,
+                  crews={(0, 0): [HEAVY, MECHANIC]})
+    play(g, st, CRACK0, PILE1)
+    assert st.current_player[0] == 1 and legal(st) == {BAD_INTEL, PASS}
+    play(g, st, BAD_INTEL, OPT0)  # Sabotage
+    assert legal(st) == {PLAYER0 + 2}
+    play(g, st, PLAYER0 + 2, CREW0, SKILL_P)
+    assert st.mods[0, 0, 0].tolist() == [-2, 0, 0]
+    assert st.current_player[0] == 0 and st.dec[0] == D["RESPONSE"]  # P2 holds none
+    play(g, st, CASING, OPT1, PLAYER0, CREW0, SKILL_P)  # Reinforce
+    assert st.mods[0, 0, 0].tolist() == [0, 0, 0]
+    return g, st
+
+
+def test_v21_window_ordering():
+    g, st = _v21()
+    assert st.loot[0, 0] == 50 and st.dec[0] == D["MAIN"]
+    play(g, st, END)
+    assert not st.mods[0].any()
+
+
+def test_v21_window_closes_after_a_cycle_of_passes():
+    g, st = _v21(extra_p0=(ALARM,))
+    assert st.current_player[0] == 0 and legal(st) == {PASS}
+    play(g, st, PASS)
+    assert st.loot[0, 0] == 50
