@@ -744,6 +744,17 @@ class BigScoreGame(Game):
         cash = self.holdings(s)["cash"].astype(np.int64)
         return (self.scores(s) << 32) + ((s.status != BUSTED).astype(np.int64) << 31) + cash
 
+    def conserved(self, s: BigScoreState) -> dict[str, np.ndarray]:
+        """Crew cards (90) and vault tokens (62) are never created or destroyed."""
+        cards = (C.CREW_DECK_SIZE - s.crew_ptr + s.hands.sum((1, 2)) + s.picks.sum((1, 2))
+                 + s.ahand.sum((1, 2)) + s.assign.sum((1, 2, 3)) + s.train.sum((1, 2))
+                 + s.trash.sum((1, 2)) + s.crew_revealed.sum(1))
+        drawn = np.where(s.banked, -1, s.drawn)  # drawn this round, not yet in a pile or bag
+        held = ((drawn >= 0) & (drawn != C.COPS) & (s.status != 2)).sum(1)
+        tokens = (s.bag.sum(1) + s.vault_floor.sum(1) + s.vault_pile.sum((1, 2)) + held
+                  + s.cops_track)
+        return {"crew cards": cards.astype(np.int64), "vault tokens": tokens.astype(np.int64)}
+
     # -- legal actions ------------------------------------------------------------------------
     def _refresh(self, s: BigScoreState, idx: np.ndarray) -> None:
         """Recompute the acting seat and its legal actions for games `idx`."""

@@ -134,6 +134,11 @@ class Game:
         keys = self.rank_keys(state)
         return keys == keys.max(axis=1, keepdims=True)
 
+    def conserved(self, state: BatchState) -> dict[str, np.ndarray]:
+        """Totals that the rules conserve (cards, tokens, money), int [B] each; the property
+        tests check they never change during play."""
+        return {}
+
     def render(self, state: BatchState, b: int = 0, player: int | None = None) -> str:
         raise NotImplementedError
 

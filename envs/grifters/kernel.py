@@ -50,6 +50,8 @@ JOB_REQ_F = C.JOB_REQ.astype(np.float32)
 SKILL_OH_F = C.SKILL_OH.astype(np.float32)
 JOB_SIZE = C.JOB_SIZE.astype(np.int16)
 SET_BONUS_F = C.SET_BONUS.astype(np.float32)
+EYE4 = np.eye(4, dtype=np.float32)
+ONEHOT = {n: np.eye(n + 1, n, dtype=np.float32) for n in (3, 4, 17, 19, 20)}  # row n: zeros
 # observation scale of each per-player field (hand size and score are capped at 1)
 BLOCK_SCALE = {"stash": 1 / 75, "hand_size": 1 / 30, "known_hand": 1 / 3, "night1": 1 / 3,
                "night2": 1 / 3, "night3": 1 / 3, "night_isk": 1 / 3, "refresh": 1 / 3,
@@ -177,13 +179,13 @@ class GriftersGame(Game):
             tgt_player=np.full(B, -1, np.int8), tgt_night=np.full(B, -1, np.int8),
             fence_own=np.full(B, -1, np.int8), extra_capers=z8(),
             rng_ctr=np.zeros(B, np.uint64))
-        self._forced = []
+        self._pending = {}
         self._run(s, np.arange(B))
         return s
 
     # == the step: one decision, then everything automatic up to the next one ======================
     def _step(self, s: GriftersState, idx: np.ndarray, actions: np.ndarray) -> None:
-        self._forced: list[np.ndarray] = []
+        self._pending: dict[int, list[np.ndarray]] = {}
         self._dispatch(s, idx, actions)
         self._run(s, idx)
 
@@ -198,8 +200,9 @@ class GriftersGame(Game):
         """Play automatic states (programs, Refresh, Advance Time) and, with auto_forced,
         single-option decisions, until every game waits for a real decision or is over.
 
-        Forced decisions are played here rather than by the base class's settle loop so that
-        each pass carries every game as far as it can go (few passes per step).
+        Forced decisions are played here rather than by the base class's settle loop, and the
+        masks of newly asked decisions are computed once per pass and decision type, so that
+        each pass carries every game as far as it can go at a small fixed cost.
         """
         for _ in range(1000):
             moved = False
@@ -213,30 +216,37 @@ class GriftersGame(Game):
                 if g.size:
                     moved = True
                     fn(s, g)
-            if self._forced:
-                f = np.concatenate(self._forced)
-                self._forced = []
-                f = f[~s.terminated[f] & (s.dec[f] > NONE) & (s.dec[f] < RUN)]
-                if f.size:
-                    moved = True
-                    self._dispatch(s, f, s.legal_action_mask[f].argmax(axis=1))
+            if self._pending:
+                moved = True
+                forced = self._flush(s)
+                if forced.size:
+                    self._dispatch(s, forced, s.legal_action_mask[forced].argmax(axis=1))
             if not moved:
                 return
         raise RuntimeError("grifters: automatic play did not settle")
 
     def _open(self, s: GriftersState, g: np.ndarray, dec: int) -> None:
-        """Ask decision `dec` in games g; an effect with no legal target fizzles instead."""
+        """Ask decision `dec` in games g (its mask is computed at the end of the pass)."""
         s.dec[g] = dec
-        m = self._mask(s, g, dec)
-        s.legal_action_mask[g] = m
-        n = m.sum(axis=1)
-        if self.auto_forced and (n == 1).any():
-            self._forced.append(g[n == 1])
-        empty = n == 0
-        if empty.any():
-            e = g[empty]
+        self._pending.setdefault(dec, []).append(g)
+
+    def _flush(self, s: GriftersState) -> np.ndarray:
+        """Masks of the decisions asked this pass. An effect with no legal target fizzles
+        (its program goes on); returns the games whose decision is forced (auto_forced)."""
+        forced = []
+        pending, self._pending = self._pending, {}
+        for dec, parts in pending.items():
+            g = np.concatenate(parts) if len(parts) > 1 else parts[0]
+            g = g[~s.terminated[g]]
+            m = self._mask(s, g, dec)
+            s.legal_action_mask[g] = m
+            n = np.count_nonzero(m, axis=1)
+            if self.auto_forced:
+                forced.append(g[n == 1])
+            e = g[n == 0]
             s.dec[e] = RUN
             s.pc[e] += 1
+        return np.concatenate(forced) if forced else np.zeros(0, np.int64)
 
     def _end_games(self, s: GriftersState, g: np.ndarray) -> None:
         """"The game ends immediately": nothing after the triggering primitive resolves."""
@@ -795,17 +805,16 @@ class GriftersGame(Game):
     # == observation ===============================================================================
     def _observe(self, s: GriftersState, seats: np.ndarray) -> np.ndarray:
         B, N = s.batch_size, self.num_players
-        out = np.empty((B, self.base_obs_size), np.float32)
-        out.fill(0.0)  # not zeros(): calloc pages would fault one by one on first write
+        out = np.empty((B, self.base_obs_size), np.float32)  # every field is written below
         v = self.observation_layout.views(out)
         b = np.arange(B)
-        v["num_players"][:, N - 2] = 1
+        v["num_players"][:] = ONEHOT[3][N - 2]
         v["coffers"][:, 0] = s.coffers / 75
         v["deck_size"][:, 0] = s.deck_len / 48
         v["discard"][:] = s.discard / 3
         v["turn"][:, 0] = np.minimum(1.0, s.turns_total / 200)
         v["my_first_turn"][:, 0] = s.turns_taken[b, seats] == 0
-        self._job_status(s, v["job_status"].reshape(B, C.NUM_JOBS, 4))
+        v["job_status"][:] = self._job_status(s)
         v["my_hand"][:] = s.hand[b, seats] * np.float32(1 / 3)
         # every seat's public block once, then rotated so that block 0 is the observer's
         feat, blocks = self._scratch(B)
@@ -823,61 +832,62 @@ class GriftersGame(Game):
         feat[:, :, o["score"]] = s.stash + SET_BONUS_F[by_colour.astype(np.int64)].sum(axis=2)
         feat *= self._block_scale
         np.minimum(feat, self._block_cap, out=feat)
+        feat[b, seats, o["known_hand"]:o["known_hand"] + 19] = v["my_hand"]  # my whole hand
         q = (seats[:, None] + np.arange(N)) % N
         np.take(feat.reshape(B * N, -1), (b[:, None] * N + q).ravel(), axis=0,
-                out=blocks.reshape(B * N, -1))
-        blocks[:, 0, o["known_hand"]:o["known_hand"] + 19] = v["my_hand"]
+                out=blocks.reshape(B * N, -1), mode="clip")
         sl = self.observation_layout.slice_of("player.stash", 0)
         out[:, sl.start:sl.start + N * self._block_size] = blocks.reshape(B, -1)
         # the pending decision: only in its owner's view
         mine = (s.current_player == seats) & (s.dec > NONE) & (s.dec < NUM_DECISIONS)
-        if mine.any():
-            self._observe_decision(s, np.flatnonzero(mine), v)
+        self._observe_decision(s, mine, v)
         return out
 
-    def _observe_decision(self, s: GriftersState, g: np.ndarray,
+    def _observe_decision(self, s: GriftersState, mine: np.ndarray,
                           v: dict[str, np.ndarray]) -> None:
-        """Fill the decision slices of rows g (the seats that own the pending decision)."""
-        v["decision"][g, s.dec[g]] = 1
-        prog = s.prog[g].astype(np.int64)
-        card = (prog >= 0) & (prog < C.NUM_TYPES)
-        v["effect_card"][g[card], prog[card]] = 1
-        tj = s.team_job[g].astype(np.int64)
-        v["job_in_progress"][g[tj >= 0], tj[tj >= 0]] = 1
-        v["team_so_far"][g] = s.staging[g] / 6
-        v["team_needed"][g] = self._team_needed(s, g) / 6
-        v["mastermind_draw"][g] = s.mm_draw[g] / 3
-        me = s.current_player[g].astype(np.int64)
-        tp = s.tgt_player[g].astype(np.int64)
-        has = tp >= 0
-        v["target_player"][g[has], ((tp - me) % self.num_players)[has]] = 1
-        tn = s.tgt_night[g].astype(np.int64)
-        v["target_night"][g[tn >= 0], tn[tn >= 0]] = 1
-        fo = s.fence_own[g].astype(np.int64)
-        v["fence_own_job"][g[fo >= 0], fo[fo >= 0]] = 1
-        v["extra_capers"][g, 0] = np.minimum(1.0, s.extra_capers[g] / 3)
+        """Fill the decision slices: the pending decision, in its owner's view only.
 
-    def _team_needed(self, s: GriftersState, g: np.ndarray) -> np.ndarray:
-        """Remaining (brain, speed, brawn) of the Job in progress; staged wilds fill in order."""
-        tj = s.team_job[g].astype(np.int64)
-        d = np.maximum(C.JOB_REQ[np.maximum(tj, 0)] - s.staging[g].astype(np.int16)
-                       @ C.SKILL_OH, 0)
-        w = s.staging[g, IM].astype(np.int16)
+        One-hots are row lookups in identity tables with an extra all-zero row, which every
+        other seat (and every unset context) gets.
+        """
+        n = mine.astype(np.float32)[:, None]
+
+        def onehot(field: str, value: np.ndarray, size: int) -> None:
+            value = value.astype(np.int64)
+            v[field][:] = np.take(ONEHOT[size], np.where(mine & (value >= 0), value, size), axis=0)
+
+        onehot("decision", s.dec, NUM_DECISIONS)
+        onehot("effect_card", np.where(s.prog < C.NUM_TYPES, s.prog, -1), C.NUM_TYPES)
+        onehot("job_in_progress", s.team_job, C.NUM_JOBS)
+        v["team_so_far"][:] = s.staging * (n / 6)
+        v["team_needed"][:] = self._team_needed(s) * (n / 6)
+        v["mastermind_draw"][:] = s.mm_draw * (n / 3)
+        rel = (s.tgt_player.astype(np.int64) - s.current_player) % self.num_players
+        onehot("target_player", np.where(s.tgt_player >= 0, rel, -1), 4)
+        onehot("target_night", s.tgt_night, 3)
+        onehot("fence_own_job", s.fence_own, C.NUM_JOBS)
+        v["extra_capers"][:, 0] = np.minimum(1.0, s.extra_capers / 3) * n[:, 0]
+
+    def _team_needed(self, s: GriftersState) -> np.ndarray:
+        """[B, 3] remaining (brain, speed, brawn) of the Job in progress; staged wilds fill in
+        order."""
+        tj = s.team_job.astype(np.int64)
+        d = np.maximum(C.JOB_REQ[np.maximum(tj, 0)] - (s.staging.astype(np.float32)
+                                                      @ SKILL_OH_F).astype(np.int16), 0)
+        w = s.staging[:, IM].astype(np.int16)
         for k in range(3):
             used = np.minimum(w, d[:, k])
             d[:, k] -= used
             w = w - used
         return np.where(tj[:, None] >= 0, d, 0)
 
-    def _job_status(self, s: GriftersState, out: np.ndarray) -> None:
-        """Write [B, 20, 4] one-hot: out of game / in stack below the top / top / completed."""
+    def _job_status(self, s: GriftersState) -> np.ndarray:
+        """float [B, 80]: per Job one-hot out of game / in stack below the top / top / completed."""
         owner = s.job_owner
         top = s.stack_top[:, C.JOB_STACK]
-        free = owner == -1
-        out[:, :, 0] = owner == -2
-        out[:, :, 1] = free & (JOB_ORDER[None] > top)
-        out[:, :, 2] = free & (JOB_ORDER[None] == top)
-        out[:, :, 3] = (owner >= 0) | (free & (JOB_ORDER[None] < top))
+        # in play and unowned: below the top (1), the top (2), or taken for the Job in progress (3)
+        cat = np.where(owner >= 0, 3, np.where(owner == -2, 0, 2 + np.sign(top - JOB_ORDER)))
+        return np.take(EYE4, cat, axis=0).reshape(len(owner), -1)
 
     def _scratch(self, B: int) -> tuple[np.ndarray, np.ndarray]:
         """Reused work buffers for the per-seat observation blocks (fresh ones page-fault)."""

@@ -53,6 +53,12 @@ ST_SK, ST_TSK, ST_BOSS, ST_MEM, ST_TOOL = slice(0, 3), slice(3, 6), 6, 7, 8  # c
 MOD_SIGN = np.zeros(C.N_EFFECTS, np.int8)
 MOD_SIGN[E["D_SABOTAGE"]], MOD_SIGN[E["D_REINFORCE"]] = -2, 2
 
+# the parts of each vault's Fail front, in resolution order (0 = none)
+_FAIL_STACK = np.zeros((C.N_VAULTS, 3), np.int8)
+for _v in range(C.N_VAULTS):
+    _name = C.EFFECTS[C.VAULT_EFFECT[_v]]
+    for _j, _part in enumerate(C.FAIL_PARTS.get(_name, ()) if not C.VAULT_SUCCESS[_v] else ()):
+        _FAIL_STACK[_v, _j] = E[_part]
 _DRAWS = set(np.flatnonzero(C.DRAW_COUNT).tolist())
 _ACTIONS = set(np.flatnonzero(C.GAIN_ACTION).tolist())
 _DISRUPTS = set(np.flatnonzero(C.GAIN_DISRUPT).tolist())
@@ -835,7 +841,7 @@ class Vaults(Game):
     def _flip(self, st: VaultsState, g: np.ndarray) -> None:
         N = self.num_players
         a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
-        ok = self.exists(st, g)[np.arange(g.size), a, k] & (st.key_used[g] | self._combo_met(st, g))
+        ok = st.crew[g, a, k, :C.TOOL0].any(1) & (st.key_used[g] | self._combo_met(st, g))
         tops = self._target_tops(st, g)[np.arange(g.size), st.crack_target[g]]
         ok &= tops >= 0
         self._abort(st, g[~ok])
@@ -871,11 +877,9 @@ class Vaults(Game):
         self._push(st, g, ability)
         self._push(st, g, np.where(succ, C.VAULT_EFFECT[v], 0))
         # Fail: the front's parts, first part on top
-        fail = ~succ
-        for name, parts in C.FAIL_PARTS.items():
-            m = fail & (C.VAULT_EFFECT[v] == E[name])
-            for part in reversed(parts):
-                self._push(st, g[m], E[part])
+        parts = np.where(succ[:, None], 0, _FAIL_STACK[v])
+        for j in range(_FAIL_STACK.shape[1] - 1, -1, -1):
+            self._push(st, g, parts[:, j])
 
     # -- effects: abilities, vault fronts, disrupts ------------------------------------------
     def _start_effects(self, st: VaultsState, g: np.ndarray) -> None:

@@ -1,0 +1,40 @@
+"""`heistbench list`: the registered games with their sizes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("list", help="list the games", description="List the registered games "
+                       "with player counts, action-space and observation sizes.")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(run=run)
+
+
+def rows() -> list[dict]:
+    from heistbench.envs import GAMES, module
+
+    out = []
+    for name in GAMES:
+        cls = module(name).Game
+        g = cls()
+        out.append({"game": name, "title": cls.title, "players": list(cls.player_counts),
+                    "actions": g.num_actions, "obs_size": g.obs_size,
+                    "max_steps": g.max_steps})
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from heistbench.envs.core.render import table
+
+    data = rows()
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print(table(["game", "title", "players", "actions", "observation", "step bound"],
+                    [[d["game"], d["title"], "–".join(map(str, (d["players"][0],
+                      d["players"][-1]))), d["actions"], d["obs_size"], d["max_steps"]]
+                     for d in data]))
+    return 0

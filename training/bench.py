@@ -1,0 +1,136 @@
+"""Throughput benchmarks: the AEC env and the batch kernel, per game and player count.
+
+Every figure comes from random legal play with the observation of the acting player and the
+action mask computed at each step, finished games being replaced by fresh ones (as in
+training), so the batch stays full.
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ..agents.base import sample_legal
+from ..envs import game as make_game
+from ..envs import make as make_env
+
+
+@dataclass
+class BenchResult:
+    game: str
+    players: int
+    mode: str  # "aec" or "batch"
+    batch: int  # games stepped together (1 for the AEC env)
+    agent_steps_per_s: float
+    games_per_s: float
+    mean_game_length: float  # agent steps per finished game
+    peak_mb: float  # peak traced memory of a short run (batch mode), MB
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
+                seed: int = 0) -> BenchResult:
+    """Batch kernel with observation + mask each step, random legal actions, auto-reset."""
+    game = make_game(name, num_players=players, validate=False)
+    rng = np.random.default_rng(seed)
+    next_seed = seed * 1_000_003
+
+    def fresh(k: int):
+        nonlocal next_seed
+        seeds = np.arange(next_seed, next_seed + k)
+        next_seed += k
+        return game.init(seeds)
+
+    def run(duration: float, max_steps: int | None = None) -> tuple[int, int, int, float]:
+        state = fresh(batch)
+        steps = games = game_steps = 0
+        t0 = time.perf_counter()
+        k = 0
+        while True:
+            obs = game.observe(state, np.maximum(state.current_player, 0))
+            actions = sample_legal(state.legal_action_mask, rng.random(batch))
+            del obs
+            steps += batch
+            game.step(state, actions)
+            done = np.flatnonzero(state.terminated | state.truncated)
+            if done.size:
+                games += done.size
+                game_steps += int(state.steps[done].sum())
+                state[done] = fresh(done.size)
+            k += 1
+            elapsed = time.perf_counter() - t0
+            if (max_steps and k >= max_steps) or (not max_steps and elapsed >= duration):
+                return steps, games, game_steps, elapsed
+
+    run(0.2)  # warm-up (caches, buffers)
+    steps, games, game_steps, elapsed = run(seconds)
+    tracemalloc.start()
+    run(0, max_steps=20)
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return BenchResult(name, players, "batch", batch, steps / elapsed, games / elapsed,
+                       game_steps / max(games, 1), peak)
+
+
+def bench_aec(name: str, players: int, seconds: float = 2.0, seed: int = 0) -> BenchResult:
+    """The PettingZoo AEC env (raw_env), random legal actions, the usual agent_iter loop."""
+    env = make_env(name, num_players=players).unwrapped
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    lengths = []
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        env.reset(seed=seed + games)
+        n = 0
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(legal.size)])
+                n += 1
+            env.step(action)
+        steps += n
+        games += 1
+        lengths.append(n)
+    elapsed = time.perf_counter() - t0
+    return BenchResult(name, players, "aec", 1, steps / elapsed, games / elapsed,
+                       float(np.mean(lengths)), float("nan"))
+
+
+def run_benchmarks(games: Iterable[str], players: Iterable[int] | None, batches: Iterable[int],
+                   seconds: float, progress: bool = True) -> list[BenchResult]:
+    from tqdm import tqdm
+
+    from ..envs import module
+
+    jobs = []
+    for name in games:
+        counts = module(name).Game.player_counts
+        for n in (counts if players is None else [p for p in players if p in counts]):
+            jobs.append((name, n, "aec", 1))
+            jobs += [(name, n, "batch", b) for b in batches]
+    out = []
+    for name, n, mode, b in tqdm(jobs, desc="bench", disable=not progress, unit="run"):
+        if mode == "aec":
+            out.append(bench_aec(name, n, seconds))
+        else:
+            out.append(bench_batch(name, n, b, seconds))
+    return out
+
+
+def format_table(results: list[BenchResult]) -> str:
+    from ..envs.core.render import table
+
+    rows = [[r.game, r.players, r.mode, r.batch, f"{r.agent_steps_per_s:,.0f}",
+             f"{r.games_per_s:,.1f}", f"{r.mean_game_length:.0f}",
+             "-" if r.peak_mb != r.peak_mb else f"{r.peak_mb:,.0f}"] for r in results]
+    return table(["game", "players", "mode", "B", "agent-steps/s", "games/s", "mean length",
+                  "peak MB"], rows)
