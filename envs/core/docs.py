@@ -53,10 +53,11 @@ def fill(text: str, game_cls: type[Game]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Rewrite the generated region of every game folder's README."""
-    from .. import GAMES, module
+    from .. import GAMES, _resolve, module
 
     root = Path(__file__).resolve().parents[1]
-    for name in GAMES:
+    for name in argv or GAMES:
+        name = _resolve(name)
         mod = module(name)
         path = root / name.rsplit("_v", 1)[0] / "README.md"
         path.write_text(fill(path.read_text(), mod.Game))
