@@ -134,11 +134,10 @@ class GriftersGame(Game):
         self._block_size = block.block_size
         self._block_offsets = dict(zip([f.name for f in block.fields],
                                        np.cumsum([0] + [f.size for f in block.fields])))
-        self._block_scale = np.concatenate([np.full(f.size, BLOCK_SCALE[f.name], np.float32)
-                                            for f in block.fields])
-        self._block_cap = np.concatenate([np.full(f.size, np.inf if f.name not in
-                                                  ("hand_size", "score") else 1.0, np.float32)
-                                          for f in block.fields])
+        self._block_start = self.observation_layout.slice_of("player.stash", 0).start
+        self._block_scale = np.tile(np.concatenate(
+            [np.full(f.size, BLOCK_SCALE[f.name], np.float32) for f in block.fields]), n)
+        self._capped = [self._block_offsets["hand_size"], self._block_offsets["score"]]
         self._deck_base = np.repeat(np.arange(C.NUM_TYPES), C.SPECIALIST_COPIES).astype(np.int8)
 
     def default_max_steps(self) -> int:
@@ -816,28 +815,28 @@ class GriftersGame(Game):
         v["my_first_turn"][:, 0] = s.turns_taken[b, seats] == 0
         v["job_status"][:] = self._job_status(s)
         v["my_hand"][:] = s.hand[b, seats] * np.float32(1 / 3)
-        # every seat's public block once, then rotated so that block 0 is the observer's
-        feat, blocks = self._scratch(B)
+        # every seat's public block once as small ints, rotated so that block 0 is the
+        # observer's, then scaled into the output in one pass
+        feat = self._scratch(B)
         o = self._block_offsets
         feat[:, :, o["stash"]] = s.stash
-        feat[:, :, o["hand_size"]] = s.hand.sum(axis=2)
+        feat[:, :, o["hand_size"]] = s.hand.sum(axis=2, dtype=np.int8)
         feat[:, :, o["known_hand"]:o["known_hand"] + 19] = s.known
+        feat[b, seats, o["known_hand"]:o["known_hand"] + 19] = s.hand[b, seats]  # my hand
         feat[:, :, o["night1"]:o["night1"] + 57] = s.night.reshape(B, N, 57)
         feat[:, :, o["night_isk"]:o["night_isk"] + 3] = s.night_isk
         feat[:, :, o["refresh"]:o["refresh"] + 19] = s.refresh
         jobs = s.job_owner[:, None, :] == np.arange(N, dtype=np.int8)[None, :, None]
         feat[:, :, o["jobs"]:o["jobs"] + 20] = jobs
-        by_colour = jobs.astype(np.float32) @ JOB_STACK_OH
+        by_colour = (jobs.astype(np.float32) @ JOB_STACK_OH).astype(np.int8)
         feat[:, :, o["jobs_by_colour"]:o["jobs_by_colour"] + 5] = by_colour
-        feat[:, :, o["score"]] = s.stash + SET_BONUS_F[by_colour.astype(np.int64)].sum(axis=2)
-        feat *= self._block_scale
-        np.minimum(feat, self._block_cap, out=feat)
-        feat[b, seats, o["known_hand"]:o["known_hand"] + 19] = v["my_hand"]  # my whole hand
+        feat[:, :, o["score"]] = s.stash + np.take(C.SET_BONUS, by_colour).sum(axis=2)
         q = (seats[:, None] + np.arange(N)) % N
-        np.take(feat.reshape(B * N, -1), (b[:, None] * N + q).ravel(), axis=0,
-                out=blocks.reshape(B * N, -1), mode="clip")
-        sl = self.observation_layout.slice_of("player.stash", 0)
-        out[:, sl.start:sl.start + N * self._block_size] = blocks.reshape(B, -1)
+        blocks = np.take(feat.reshape(B * N, -1), (b[:, None] * N + q).ravel(), axis=0)
+        region = out[:, self._block_start:self._block_start + N * self._block_size]
+        np.multiply(blocks.reshape(B, -1), self._block_scale, out=region)
+        capped = region.reshape(B, N, -1)[:, :, self._capped]  # hand size and score
+        region.reshape(B, N, -1)[:, :, self._capped] = np.minimum(capped, 1.0)
         # the pending decision: only in its owner's view
         mine = (s.current_player == seats) & (s.dec > NONE) & (s.dec < NUM_DECISIONS)
         self._observe_decision(s, mine, v)
@@ -854,7 +853,8 @@ class GriftersGame(Game):
 
         def onehot(field: str, value: np.ndarray, size: int) -> None:
             value = value.astype(np.int64)
-            v[field][:] = np.take(ONEHOT[size], np.where(mine & (value >= 0), value, size), axis=0)
+            np.take(ONEHOT[size], np.where(mine & (value >= 0), value, size), axis=0,
+                    out=v[field], mode="clip")
 
         onehot("decision", s.dec, NUM_DECISIONS)
         onehot("effect_card", np.where(s.prog < C.NUM_TYPES, s.prog, -1), C.NUM_TYPES)
@@ -889,13 +889,12 @@ class GriftersGame(Game):
         cat = np.where(owner >= 0, 3, np.where(owner == -2, 0, 2 + np.sign(top - JOB_ORDER)))
         return np.take(EYE4, cat, axis=0).reshape(len(owner), -1)
 
-    def _scratch(self, B: int) -> tuple[np.ndarray, np.ndarray]:
-        """Reused work buffers for the per-seat observation blocks (fresh ones page-fault)."""
-        if getattr(self, "_scratch_bufs", (None,))[0] is None or \
-                self._scratch_bufs[0].shape[0] != B:
-            shape = (B, self.num_players, self._block_size)
-            self._scratch_bufs = (np.empty(shape, np.float32), np.empty(shape, np.float32))
-        return self._scratch_bufs
+    def _scratch(self, B: int) -> np.ndarray:
+        """A reused int8 [B, N, block] work buffer for the per-seat observation blocks."""
+        buf = getattr(self, "_scratch_buf", None)
+        if buf is None or buf.shape[0] != B:
+            buf = self._scratch_buf = np.empty((B, self.num_players, self._block_size), np.int8)
+        return buf
 
     # == determinization ===========================================================================
     def resample_hidden(self, state: GriftersState, player: int | np.ndarray,
