@@ -15,6 +15,7 @@ from .base import Policy, RandomPolicy, sample_legal
 # env name -> "module:class" of its heuristic bot
 HEURISTICS: dict[str, str] = {
     "big_score_v0": "heistbench.agents.big_score:BigScoreHeuristic",
+    "vaults_v0": "heistbench.agents.vaults:VaultsHeuristic",
 }
 
 
