@@ -61,7 +61,7 @@ JOB_ORDER = np.array([j[1] - 1 for j in C.JOBS], np.int8)
 JOB_STACK_OH = np.eye(C.NUM_STACKS, dtype=np.float32)[C.JOB_STACK]  # [20, 5]
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)  # BatchState compares the arrays
 class GriftersState(BatchState):
     """Public fields first (BatchState), then the tableau, the supply and the decision context."""
 
@@ -128,7 +128,7 @@ class GriftersGame(Game):
                              f"allowed: None or a seat 0..{n - 1}")
         self.stacks_in_play = np.array([m <= n for m in C.STACK_MIN_PLAYERS])
         self.jobs_in_play = self.stacks_in_play[C.JOB_STACK]
-        self.observation_layout = _observation_layout(n)
+        self.observation_layout = self.base_layout = _observation_layout(n)  # base: one seat
         self.action_layout = _action_layout()
         block = next(e for e in self.observation_layout.entries if isinstance(e, Block))
         self._block_size = block.block_size
@@ -781,6 +781,16 @@ class GriftersGame(Game):
         per_colour = own.astype(np.int64) @ JOB_STACK_OH.astype(np.int64)  # [B,N,5]
         return C.SET_BONUS[per_colour].sum(axis=2)
 
+    def conserved(self, s: GriftersState) -> dict[str, np.ndarray]:
+        """ISK (Coffers, Stashes, Hideout tokens), cards (everywhere) and Jobs in play."""
+        isk = (s.coffers.astype(np.int64) + s.stash.sum(axis=1)
+               + s.night_isk.sum(axis=(1, 2), dtype=np.int64))
+        cards = (s.hand.sum(axis=(1, 2), dtype=np.int64) + s.night.sum(axis=(1, 2, 3),
+                                                                      dtype=np.int64)
+                 + s.refresh.sum(axis=(1, 2), dtype=np.int64) + s.deck_len
+                 + (s.staging.astype(np.int64) + s.discard + s.mm_draw).sum(axis=1))
+        return {"isk": isk, "cards": cards, "jobs": (s.job_owner != -2).sum(axis=1)}
+
     def specialists(self, s: GriftersState) -> np.ndarray:
         """int [B, N]: cards a player holds in hand, Hideout, Refresh Area and staging."""
         n = (s.hand.sum(axis=2, dtype=np.int64) + s.night.sum(axis=(2, 3), dtype=np.int64)
@@ -805,7 +815,7 @@ class GriftersGame(Game):
     def _observe(self, s: GriftersState, seats: np.ndarray) -> np.ndarray:
         B, N = s.batch_size, self.num_players
         out = np.empty((B, self.base_obs_size), np.float32)  # every field is written below
-        v = self.observation_layout.views(out)
+        v = self.base_layout.views(out)
         b = np.arange(B)
         v["num_players"][:] = ONEHOT[3][N - 2]
         v["coffers"][:, 0] = s.coffers / 75
