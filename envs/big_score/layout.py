@@ -166,7 +166,7 @@ class Encoder:
 
     def __call__(self, s: BigScoreState, me: np.ndarray) -> np.ndarray:
         """Raw integers in layout order with one concatenation, then the layout's encode."""
-        from .kernel import ACT2, JOAT, ROB_FLEE, TRAINING, UNASSIGNED
+        from .kernel import ACT2, BOSS_OPTION, JOAT, ROB_FLEE, TRAINING, UNASSIGNED
 
         g, n, Z = self.game, self.n, self._zeros
         B = s.batch_size
@@ -182,10 +182,13 @@ class Encoder:
         # per seat (public), turned into relative slots with one gather
         drawn = np.where((s.phase == ROB_FLEE)[:, None] | ~act2[:, None], -1, s.drawn)
         z1, z2, z5 = Z(B, n, 1), Z(B, n, 2), Z(B, n, 5)
+        # starting options open together: until then only my own choice is shown
+        hidden = (s.phase == BOSS_OPTION)[:, None] & (np.arange(n) != me[:, None])
+        boss_choice = np.where(hidden, -1, s.boss_choice)
         seat = np.concatenate([
             z1 + 1, ((np.arange(n) == s.first_player[:, None]) & act2[:, None])[..., None],
             s.cash[..., None], s.payout, (1 + np.take(C.BOSS_TOKEN, s.boss))[..., None], z2,
-            (1 + s.boss_choice)[..., None], z1, s.joat[..., None],
+            (1 + boss_choice)[..., None], z1, s.joat[..., None],
             1 + s.train_public[..., :1], z5, s.train_public[..., 1:],
             (s.hands + s.ahand).sum(axis=2, dtype=np.int16)[..., None],
             s.picks.sum(axis=2, dtype=np.int16)[..., None], 1 + s.ability[..., None], z5,

@@ -50,7 +50,7 @@ def golden_path(root: Path, name: str, num_players: int) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .. import GAMES, module
+    from .. import GAMES, _resolve, module
 
     ap = argparse.ArgumentParser(description="Rewrite the golden playthrough files.")
     ap.add_argument("games", nargs="*", help="games to rewrite (default: all)")
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     root = Path(args.dir)
     root.mkdir(parents=True, exist_ok=True)
-    for name in args.games or GAMES:
+    for name in [_resolve(g) for g in args.games] or GAMES:
         for n in module(name).Game.player_counts:
             path = golden_path(root, name, n)
             path.write_text(playthrough(name, n))

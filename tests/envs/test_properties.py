@@ -130,7 +130,7 @@ def test_no_leaks_resample_hidden(name, n):
     changed_other = 0
     t = 0
     while not (state.terminated | state.truncated).all() and t < 400:
-        if t % 9 == 0:
+        if t % 4 == 0:
             for p in range(n):
                 alt = game.resample_hidden(state, p, 1000 + t)
                 np.testing.assert_array_equal(game.observe(alt, p), game.observe(state, p),
