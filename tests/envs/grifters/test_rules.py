@@ -1,0 +1,174 @@
+"""Rule tests beyond the spec's scenarios, and invariants of random play."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from heistbench.envs import grifters_v0
+from heistbench.envs.grifters import components as C
+from heistbench.envs.grifters import kernel as K
+
+from .helpers import begin, blank, cards, decision, legal, play
+
+MM, THIEF, PP, FG, SNITCH, RECRUITER, FENCE, FIXER = range(8)
+CON, FF, WHEEL, SAFE, HACKER, MIDDLE, THUG, KIDNAP, ENFORCER, BLACKMAIL, IM = range(8, 19)
+STACK, PLAYER, NIGHT, PAIR, SKILL, JOB, PASS = 19, 24, 28, 31, 34, 37, 57
+
+
+def test_layouts_match_the_spec():
+    for n in (2, 3, 4):
+        g = grifters_v0.Game(num_players=n)
+        assert g.obs_size == 250 + 126 * n and g.num_actions == 58
+    names = [g.action_name(a) for a in range(58)]
+    assert len(set(names)) == 58 and names[22] == "job stack YELLOW" and names[57] == "pass"
+
+
+def test_first_player_option():
+    g = grifters_v0.Game(num_players=3, first_player=2)
+    assert (g.init(np.arange(4)).current_player == 2).all()
+    starts = grifters_v0.Game(num_players=3).init(np.arange(60)).current_player
+    assert set(starts.tolist()) == {0, 1, 2}
+    with pytest.raises(ValueError, match="first_player"):
+        grifters_v0.Game(num_players=2, first_player=3)
+
+
+def test_fence_swaps_completed_jobs():
+    g, s = blank(2)
+    s.job_owner[0, 0] = 0
+    s.job_owner[0, [4, 8]] = 1
+    s.hand[0, 0] = cards(FENCE)
+    s.turns_taken[0, 1] = 0
+    begin(g, s)
+    play(g, s, FENCE)
+    assert decision(s) == K.FENCE_OWN and legal(s) == {JOB + 0}
+    play(g, s, JOB + 0)
+    assert legal(s) == {JOB + 4, JOB + 8}
+    play(g, s, JOB + 8)
+    assert s.job_owner[0, [0, 4, 8]].tolist() == [1, 1, 0]
+
+
+def test_fence_fizzles_without_jobs_on_both_sides():
+    g, s = blank(2)
+    s.job_owner[0, 4] = 1
+    s.hand[0, 0] = cards(FENCE)
+    begin(g, s)
+    play(g, s, FENCE)
+    assert s.current_player[0] == 1 and (s.night[0, 0, 0] == cards(FENCE)).all()
+
+
+def test_fixer_advances_time_then_lands_in_night_one():
+    g, s = blank(2)
+    s.night[0, 0, 0] = cards(THIEF)  # Night Two after the turn's Advance Time
+    s.hand[0, 0] = cards(FIXER)
+    begin(g, s)
+    play(g, s, FIXER)
+    assert (s.night[0, 0, 0] == cards(FIXER)).all()
+    assert (s.night[0, 0, 2] == cards(THIEF)).all()
+
+
+def test_blackmailer_and_enforcer_amounts():
+    g, s = blank(3)
+    s.job_owner[0, [0, 1, 4]] = 2
+    s.stash[0] = (0, 9, 9)
+    s.hand[0, 0] = cards(BLACKMAIL)
+    begin(g, s)
+    play(g, s, BLACKMAIL, PLAYER + 2)
+    assert s.stash[0].tolist() == [4, 9, 5]  # 1 + 3 Jobs
+    g, s = blank(3)
+    s.stash[0] = (0, 7, 7)
+    s.hand[0, 0] = cards(ENFORCER)
+    begin(g, s)
+    play(g, s, ENFORCER)
+    assert decision(s) == K.CHOOSE_OPP and legal(s) == {PLAYER + 1, PLAYER + 2}  # a tie
+    play(g, s, PLAYER + 2)
+    assert s.stash[0].tolist() == [3, 7, 4]
+    g, s = blank(3)
+    s.stash[0] = (0, 2, 7)
+    s.hand[0, 0] = cards(ENFORCER)
+    begin(g, s)
+    play(g, s, ENFORCER)  # a single richest opponent: no decision
+    assert s.stash[0].tolist() == [3, 2, 4] and s.current_player[0] == 1
+
+
+def test_fall_guy_copies_a_hand_card_that_stays():
+    g, s = blank(2)
+    s.hand[0, 0] = cards(FG, SAFE, IM, MIDDLE)
+    coffers = int(s.coffers[0])
+    begin(g, s)
+    play(g, s, FG)
+    assert decision(s) == K.FALLGUY_PICK and legal(s) == {SAFE}  # never a copier
+    play(g, s, SAFE)
+    assert s.coffers[0] == coffers - 3 and s.hand[0, 0, SAFE] == 1
+    assert (s.night[0, 0, 0] == cards(FG)).all()
+
+
+def test_fall_guy_copying_thug_teams_the_partner_with_the_fall_guy():
+    g, s = blank(2)
+    s.hand[0, 0] = cards(FG, THUG, CON)
+    s.night[0, 1, 0] = cards(SAFE)
+    s.stash[0] = (3, 3)
+    begin(g, s)
+    play(g, s, FG, THUG, CON)
+    assert (s.night[0, 0, 0] == cards(FG, CON)).all() and s.hand[0, 0, THUG] == 1
+    assert s.stash[0].tolist() == [4, 2]
+
+
+def test_mastermind_discards_are_public_and_keep_is_hidden():
+    g, s = blank(2)
+    s.hand[0, 0] = cards(MM)
+    begin(g, s)
+    play(g, s, MM)
+    drawn = s.mm_draw[0].copy()
+    keep = min(legal(s))
+    obs_other = g.obs_fields(g.observe(s, 1))
+    assert obs_other["mastermind_draw"].sum() == 0
+    assert (g.obs_fields(g.observe(s, 0))["mastermind_draw"][0] * 3).round().sum() == 3
+    play(g, s, keep)
+    drawn[keep] -= 1
+    assert (s.discard[0] == drawn).all() and s.known[0, 0, keep] == 0
+
+
+def test_a_job_is_never_the_extra_caper():
+    g, s = blank(2)
+    s.hand[0, 0] = cards(FF, FG, CON, HACKER)  # BLUE's top needs 1/2/0
+    begin(g, s)
+    assert STACK + 1 in legal(s)
+    play(g, s, FF)
+    assert decision(s) == K.FF_EXTRA and legal(s) == {FG, CON, HACKER, PASS}
+
+
+def test_resample_keeps_the_hand_a_team_pick_depends_on():
+    g, s = blank(2)
+    s.hand[0, 0] = cards(FG, CON, IM, RECRUITER)
+    s.hand[0, 1] = cards(MM, THIEF, PP, SAFE, SAFE)
+    s.known[0, 1] = cards(MM, THIEF, PP)
+    begin(g, s)
+    play(g, s, STACK + 1, FG)
+    alt = g.resample_hidden(s, 1, 5)
+    assert (alt.hand[0, 0] == s.hand[0, 0]).all() and legal(alt) == legal(s)
+    alt = g.resample_hidden(s, 0, 5)  # P0 may know its own hand; P1's two unknown cards move
+    assert (alt.hand[0, 0] == s.hand[0, 0]).all() and alt.hand[0, 1].sum() == 5
+    np.testing.assert_array_equal(g.observe(alt, 0), g.observe(s, 0))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_random_play_invariants_per_card_type(n):
+    """Every card type conserved, known <= hand, ISK conserved, games end well within the
+    step bound (measured: the longest random games are far below max_steps / 3)."""
+    g = grifters_v0.Game(num_players=n, auto_forced=False)
+    s = g.init(np.arange(64) + 100 * n)
+    r = np.random.default_rng(n)
+    expected = C.SPECIALIST_COPIES.astype(np.int64).copy()
+    expected[C.RINGLEADER] = n
+    while not s.done.all():
+        where = [s.hand.sum(1), s.night.sum((1, 2)), s.refresh.sum(1), s.staging, s.discard,
+                 s.mm_draw]
+        per_type = sum(w.astype(np.int64) for w in where)
+        for b in range(s.batch_size):
+            per_type[b] += np.bincount(s.deck[b, :s.deck_len[b]], minlength=19)
+        assert (per_type == expected).all()
+        assert (s.known <= s.hand).all() and (s.known >= 0).all() and (s.stash >= 0).all()
+        assert ((s.job_owner >= -1).sum(1) == 4 * (n + 1)).all()  # 3, 4 or 5 stacks
+        mask = s.legal_action_mask
+        g.step(s, (r.random(mask.shape) * mask).argmax(1))
+    assert not s.truncated.any() and s.steps.max() * 3 <= g.max_steps
