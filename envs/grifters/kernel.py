@@ -562,7 +562,9 @@ class GriftersGame(Game):
         s.dec[g] = RUN
 
     def _fallguy_pick(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
-        """Duplicate a hand card's action; the card stays in hand (tail call)."""
+        """Duplicate a hand card's action; the card stays in hand, shown (tail call)."""
+        me = s.current_player[g].astype(np.int64)
+        s.known[g, me, a] = np.maximum(s.known[g, me, a], 1)
         s.prog[g] = a
         s.pc[g] = 0
         s.dec[g] = RUN
