@@ -23,7 +23,7 @@ from .state import BatchState
 NO_WINDOW = 0  # window kind 0: no window is open
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class WindowState(BatchState):
     """A batch state with one response window per game (kind 0 = closed)."""
 

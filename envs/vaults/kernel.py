@@ -14,13 +14,13 @@ import dataclasses
 
 import numpy as np
 
-from ..core import ActionLayout, ActionRange, Block, Field, Game, ObservationLayout, Option
-from ..core import rng
+from ..core import ActionLayout, ActionRange, Block, Field, Game, ObservationLayout, Option, rng
 from ..core import windows as win
 from . import components as C
 from .components import D, E
 
 NONE = 0
+SKILL_NAMES = ("physical", "mechanical", "explosives")
 WIN_CRACK, WIN_ACTION = 1, 2  # window kinds
 RESUME_NONE, RESUME_FLIP = 0, 1
 STACK = 8
@@ -49,7 +49,7 @@ HALF = np.float32(0.5)
 # members, tools
 _STATS = np.concatenate([_SKILLS_F, _SKILLS_F * C.IS_TOOL[:, None],
                          np.stack([C.IS_BOSS, C.IS_MEMBER, C.IS_TOOL], 1)], 1).astype(np.float32)
-ST_SK, ST_TSK, ST_BOSS, ST_MEM, ST_TOOL = slice(0, 3), slice(3, 6), 6, 7, 8  # card counts are observed / 2
+ST_SK, ST_TSK, ST_BOSS, ST_MEM, ST_TOOL = slice(0, 3), slice(3, 6), 6, 7, 8
 MOD_SIGN = np.zeros(C.N_EFFECTS, np.int8)
 MOD_SIGN[E["D_SABOTAGE"]], MOD_SIGN[E["D_REINFORCE"]] = -2, 2
 
@@ -78,7 +78,7 @@ ALLOWED[CTX_CRACK_ACTIVE, [E["D_KEY"], E["D_ACTION"]]] = True
 ALLOWED[CTX_CRACK_OTHER, E["D_LOCKDOWN"]] = True
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class VaultsState(win.WindowState):
     """Fixed-shape arrays of a batch of Vaults games (P players, K crew slots)."""
 
@@ -205,7 +205,7 @@ class Vaults(Game):
             ActionRange("pile", 6, lambda i: (f"pile public {i + 1}" if i < 3
                                               else f"pile opponent +{i - 2}"),
                         "a public vault pile or an opponent's vault pile"),
-            ActionRange("skill", 3, lambda i: f"skill {('physical', 'mechanical', 'explosives')[i]}",
+            ActionRange("skill", 3, lambda i: f"skill {SKILL_NAMES[i]}",
                         "a skill"),
             ActionRange("option", 2, lambda i: f"option {i}", "boss choice low/high, disrupt "
                         "effect A/B, Police pile characters/tools"),
@@ -266,6 +266,7 @@ class Vaults(Game):
             Field("key_used", 1, "a Master Key is on the declared crack"),
             Field("window", 3, "window open (crack / action), passes in a row / N"),
         ])
+        self._layout = self.observation_layout  # one seat's view (reveal_hidden wraps it)
         self._eye_pile = np.eye(28, dtype=np.float32)
 
     def default_max_steps(self) -> int:
@@ -417,7 +418,8 @@ class Vaults(Game):
             hand=z(N, 54), known=z(N, 54), crew=z(N, K, 44), spent=z(N, K, dt=bool),
             blocked=z(N, K, dt=bool), mods=z(N, K, 3), deck=z(76), deck_len=z(dt=np.int16),
             ddeck=z(20), ddeck_len=z(dt=np.int16), dused=z(10), pchar=z(52),
-            pc_len=z(dt=np.int16), police_count=z(44), ptool=z(24), pt_len=z(dt=np.int16), vpub=z(3, 9),
+            pc_len=z(dt=np.int16), police_count=z(44), ptool=z(24), pt_len=z(dt=np.int16),
+            vpub=z(3, 9),
             vpub_len=z(3, dt=np.int16), vpriv=z(N, 27), vpriv_len=z(N, dt=np.int16),
             loot=z(N, dt=np.int16), revealed=z(27, dt=bool), known_face=z(N, 27, dt=bool),
             boss_offer=z(N, 2), boss_pick=np.full((B, N), -1, np.int8), first_player=z(),
@@ -1444,6 +1446,19 @@ class Vaults(Game):
         D["FAIL_CARD"]: _mask_target_card, D["DISCARD"]: _mask_discard, D["COPY_BOSS"]: _mask_copy,
     }
 
+    def conserved(self, state: VaultsState) -> dict[str, np.ndarray]:
+        """76 crew cards, 20 disrupts and 27 vaults, wherever they are (the main deck is
+        built after the boss choice, so setup counts as complete)."""
+        crew = (state.deck_len + state.hand[:, :, :C.DISRUPT0].sum((1, 2), dtype=np.int64)
+                + state.crew.sum((1, 2, 3), dtype=np.int64) + state.pc_len + state.pt_len
+                + ((state.card_in_play >= 0) & (state.card_in_play < C.DISRUPT0)))
+        crew = np.where(state.dec == D["BOSS_CHOICE"], C.DECK_SIZE, crew)
+        dis = (state.ddeck_len + state.hand[:, :, C.DISRUPT0:].sum((1, 2), dtype=np.int64)
+               + state.dused.sum(1, dtype=np.int64))
+        vaults = state.vpub_len.sum(1) + state.vpriv_len.sum(1)
+        return {"crew_cards": crew.astype(np.int64), "disrupts": dis.astype(np.int64),
+                "vaults": vaults.astype(np.int64)}
+
     # -- the end of the game [RB "The Goals"] ----------------------------------------------
     def scores(self, state: VaultsState) -> np.ndarray:
         return state.loot.astype(np.int64)
@@ -1462,8 +1477,8 @@ class Vaults(Game):
     def _crew_block(self, obs: np.ndarray) -> np.ndarray:
         """A [B,N,K,53] view of every seat's crew fields (they are contiguous per seat)."""
         B, N, K = obs.shape[0], self.num_players, self.K
-        start = self.observation_layout.slice_of("player.crew0", 0).start
-        stride = self.observation_layout.slice_of("player.crew0", 1).start - start
+        start = self._layout.slice_of("player.crew0", 0).start
+        stride = self._layout.slice_of("player.crew0", 1).start - start
         region = obs[:, start:start + N * stride]
         region = region.reshape(B, N, stride)[:, :, :K * 53]
         view = region.view()
@@ -1471,9 +1486,9 @@ class Vaults(Game):
         return view
 
     def _observe(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
-        B, N, K = st.batch_size, self.num_players, self.K
+        B, N = st.batch_size, self.num_players
         obs = np.zeros((B, self.base_obs_size), np.float32)
-        v = self.observation_layout.views(obs)
+        v = self._layout.views(obs)
         b = np.arange(B)
         me = seats.astype(np.int64)
         v["num_players"][:, N - 2] = 1
@@ -1573,7 +1588,7 @@ class Vaults(Game):
         (each top keeps its group), other players' boss offers during setup; future chance gets
         a new key from `seeds`. A loop over games: this is analysis code, not the step path."""
         s = state.copy()
-        B, N = s.batch_size, self.num_players
+        B = s.batch_size
         ps = np.broadcast_to(np.asarray(player, np.int64), (B,))
         keys = np.broadcast_to(rng.seed_keys(seeds), (B,)).copy()
         for b in range(B):
@@ -1623,16 +1638,19 @@ class Vaults(Game):
             np.add.at(s.hand[b, q], pool[i:i + n], 1)
             i += n
         s.deck[b, :dl] = pool[i:i + dl]
-        # disrupts: disrupt deck + opponents' unknown disrupts
+        # disrupts: disrupt deck + opponents' unknown disrupts (a player declaring a crack
+        # keeps his: whether he holds a Master Key shapes his pending decision)
+        declaring = s.dec[b] in (D["CRACK_TARGET"], D["OVERLOAD"], D["USE_KEY"])
+        dis_others = [q for q in others if not (declaring and q == int(s.owner[b]))]
         udis = {q: (s.hand[b, q, C.DISRUPT0:] - s.known[b, q, C.DISRUPT0:]).astype(int)
-                for q in others}
+                for q in dis_others}
         ddl = int(s.ddeck_len[b])
         pool = list(s.ddeck[b, :ddl].astype(int))
-        for q in others:
+        for q in dis_others:
             pool += list(np.repeat(np.arange(C.N_DISRUPT), udis[q]))
         pool = np.array(pool, np.int64)[perm(len(pool))]
         i = 0
-        for q in others:
+        for q in dis_others:
             n = int(udis[q].sum())
             s.hand[b, q, C.DISRUPT0:] -= udis[q]
             np.add.at(s.hand[b, q], C.DISRUPT0 + pool[i:i + n], 1)

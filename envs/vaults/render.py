@@ -23,7 +23,7 @@ def _vault(v: int, face: bool) -> str:
     return f"{p}/{m}/{e} {front}"
 
 
-def _crew(game: "Vaults", st: "VaultsState", b: int, q: int, k: int) -> str:
+def _crew(game: Vaults, st: VaultsState, b: int, q: int, k: int) -> str:
     cr = st.crew[b, q, k]
     boss = [C.CARD_NAMES[t] for t in range(C.N_BOSS) if cr[t]]
     mem = counts_text(cr[C.MEMBER0:C.TOOL0], C.CARD_NAMES[C.MEMBER0:C.TOOL0])
@@ -34,7 +34,7 @@ def _crew(game: "Vaults", st: "VaultsState", b: int, q: int, k: int) -> str:
             f"skills {sk[0]}/{sk[1]}/{sk[2]} {flags}".rstrip())
 
 
-def render_text(game: "Vaults", st: "VaultsState", b: int = 0, player: int | None = None) -> str:
+def render_text(game: Vaults, st: VaultsState, b: int = 0, player: int | None = None) -> str:
     """All of game b (player=None) or what `player` may see."""
     N = game.num_players
     dec = C.DECISIONS[int(st.dec[b])]

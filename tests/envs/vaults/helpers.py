@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from heistbench.envs.vaults import components as C
 from heistbench.envs.vaults.kernel import Vaults, VaultsState
 

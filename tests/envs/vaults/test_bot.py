@@ -1,7 +1,6 @@
 """The heuristic bot beats random play in >= 90% of 2-player games (seats rotated)."""
 
 import numpy as np
-
 from heistbench.agents import make_policy
 from heistbench.envs.vaults.kernel import Vaults
 

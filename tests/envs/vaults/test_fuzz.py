@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from heistbench.envs.vaults.kernel import Vaults
 
 from .helpers import check_invariants, random_play

@@ -6,7 +6,6 @@ Action ids (max_crews = 6): cards 0-53, move from crew k 54+k, crack with crew k
 """
 
 import numpy as np
-
 from heistbench.envs.vaults import components as C
 from heistbench.envs.vaults.kernel import Vaults
 

@@ -1,7 +1,6 @@
 """The core response-window mechanism, and how Vaults uses it."""
 
 import numpy as np
-
 from heistbench.envs.core import windows as win
 from heistbench.envs.vaults.kernel import WIN_ACTION, Vaults
 
