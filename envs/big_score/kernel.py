@@ -721,20 +721,23 @@ class BigScoreGame(Game):
                 "hard_drives": C.PAIR_VALUE * np.minimum(h["drives"], h["keys"]),
                 "hacker": hacker}
 
-    def total_score(self, s: BigScoreState, extra: np.ndarray | None = None) -> np.ndarray:
-        """The sum of `score_parts`, in fewer operations (it is on the observation path)."""
-        pile = s.vault_pile if extra is None else s.vault_pile + extra
-        art = s.payout[..., C.ARTIFACT] + pile[..., C.V_ARTIFACT]
-        dia = s.payout[..., C.DIAMOND] + pile[..., C.V_DIAMOND]
-        drives, keys = s.payout[..., C.HARD_DRIVE], pile[..., C.KEY]
+    def total_score(self, s: BigScoreState, extra: np.ndarray | None = None,
+                    vault: bool = True) -> np.ndarray:
+        """The sum of `score_parts` in fewer operations (it is on the observation path);
+        `vault=False` when no game of the batch has Act II loot (its terms are then zero)."""
+        art, dia, drives = s.payout[..., 0], s.payout[..., 1], s.payout[..., 2]
+        total = s.cash.astype(np.int64)
+        if vault:
+            pile = s.vault_pile if extra is None else s.vault_pile + extra
+            art = art + pile[..., C.V_ARTIFACT]
+            dia = dia + pile[..., C.V_DIAMOND]
+            keys = pile[..., C.KEY]
+            total = (total + pile @ C.LOOT_FACE + C.PAIR_VALUE * np.minimum(drives, keys)
+                     + (s.ability == C.HACKER) * C.HACKER_UNPAIRED * np.abs(drives - keys))
         top = art.max(axis=1, keepdims=True)
         is_top = art == top
         bonus = is_top & (is_top.sum(axis=1, keepdims=True) == 1) & (top >= 1)
-        return (s.cash + pile @ C.LOOT_FACE + np.take(C.DIAMOND_LUT, dia)
-                + C.ARTIFACT_FACE * art + C.ARTIFACT_BONUS * bonus
-                + C.PAIR_VALUE * np.minimum(drives, keys)
-                + (s.ability == C.HACKER) * C.HACKER_UNPAIRED * np.abs(drives - keys)
-                ).astype(np.int64)
+        return total + np.take(C.DIAMOND_LUT, dia) + C.ARTIFACT_FACE * art + C.ARTIFACT_BONUS * bonus
 
     def scores(self, s: BigScoreState) -> np.ndarray:
         return self.total_score(s)

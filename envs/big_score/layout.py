@@ -30,14 +30,14 @@ def build_observation_layout() -> ObservationLayout:
     return ObservationLayout([
         H("meta.num_players", 6, "player count 1..6"),
         F("meta.flags", 3, "simple variant, expert abilities on, Inside Man on"),
+        F("meta.pass_left", 1, "1 if this round's draft passes left (rounds 1 and 3)"),
+        F("meta.draft_step", 1, "picks made this round", 8),
+        F("meta.missing_icons", 1, "icons still missing on the job being resolved", 6),
+        F("meta.act2_round", 1, "Act II round (clipped at 30)", 30),
         H("meta.stage", 6, "setup, round 1, round 2, round 3, Act II, game over"),
         H("meta.decision", DECISIONS, "decision pending for this agent: none, boss_option, "
           "draft, assign, joat, rob_flee, muscle, trade, gun_steal, grease_steal"),
-        F("meta.pass_left", 1, "1 if this round's draft passes left (rounds 1 and 3)"),
-        F("meta.draft_step", 1, "picks made this round", 8),
         H("meta.resolving_job", 6, "job position being resolved (JoAT window)"),
-        F("meta.missing_icons", 1, "icons still missing on that job", 6),
-        F("meta.act2_round", 1, "Act II round (clipped at 30)", 30),
         Block("job", 6, (
             F("req", 6, "crew icons per type", 3),
             F("cash", 1, "cash reward ($10K)", 5),
@@ -76,6 +76,7 @@ def build_observation_layout() -> ObservationLayout:
         F("cards.crew_revealed", 12, "crew cards revealed face-up this game per kind", 15),
         F("cards.jobs_seen", 24, "job ids dealt face-up so far"),
         F("cards.crew_deck_left", 1, "cards left in the crew deck", 90),
+        H("me.current_card", 12, "kind I am assigning now"),
         F("me.hand", 12, "my hand per kind (draft hand held, or cards still to assign)", 9),
         F("me.picks", 12, "my picks this round per kind", 9),
         H("me.pending_pick", 12, "kind I picked in the open draft window"),
@@ -83,7 +84,6 @@ def build_observation_layout() -> ObservationLayout:
         F("me.assign_training", 6, "my Training pile this round per type", 3),
         F("me.assign_unassigned", 6, "my Unassigned pile per type", 9),
         F("me.returned", 12, "training cards that came back to my hand this round", 3),
-        H("me.current_card", 12, "kind I am assigning now"),
         H("me.pending_rob_flee", 2, "my secret choice this round: rob, flee"),
         H("me.pending_joat", 3, "my secret JoAT choice: 0, 1, 2"),
         F("me.score_now", 1, "my score ($10K) if the game ended now, all Act II loot safe",
@@ -133,116 +133,124 @@ def _pairs(x: np.ndarray) -> np.ndarray:
 
 
 class Encoder:
-    """Writes the raw integers of the layout with a few block writes; the core's
-    `ObservationLayout.encode` scales them and expands the one-hots (the hot path)."""
+    """Builds the raw integers of the layout with few array operations (this is the hot path
+    of every step); the core's `ObservationLayout.encode` scales them and expands one-hots.
+
+    Every seat's public row and private row are built together, in the layout's own column
+    order, and one gather turns them into the observer's relative slots and "me" block.
+    """
 
     def __init__(self, game: BigScoreGame):
         self.game = game
         self.pool = BufferPool()
         self.layout = lay = game.base_observation_layout
-        self.n = game.num_players
+        self.n = n = game.num_players
         jobs = game.jobs
         self.job_raw = np.zeros((25, 11), np.int16)  # job id (-1 = none) -> req, cash, token
         self.job_raw[:24, :6] = jobs.req
         self.job_raw[:24, 6] = jobs.cash
         self.job_raw[:24, 7] = 1 + jobs.token
         self.job_raw[24, 7] = 4
-        self.col = {name: lay.slice_of(name).start for name in lay.names}
-        self.job_block = self.col["player.present"] - self.col["job.req"]
-        self.job_block //= 6
-        self.player_block = (self.col["vault.cops_on_track"] - self.col["player.present"]) // 6
-        self.flags = np.array([game.simple, bool(game.ability_on.any()), game.inside_man],
-                              np.int16)
-        self._pads: dict[tuple[int, ...], np.ndarray] = {}
+        col = {name: lay.slice_of(name).start for name in lay.names}
+        self.p_cop = col["vault.p_cop"]
+        self.player_block = (col["vault.cops_on_track"] - col["player.present"]) // SLOTS
+        self.public = self.player_block + 12  # + cards and JoAT revealed per job position
+        self.rel_table = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # me -> slots
+        self.boss_token = (1 + C.BOSS_TOKEN).astype(np.int16)
+        self.head = np.zeros(9, np.int16)  # meta.num_players, meta.flags
+        self.head[0] = n
+        self.head[6:] = [game.simple, bool(game.ability_on.any()), game.inside_man]
+        self._consts: dict[int, dict[str, np.ndarray]] = {}
+        from . import kernel as K
 
-    def _zeros(self, *shape: int) -> np.ndarray:
-        """Cached all-zero padding blocks (read-only) for the one-hot and empty slots."""
-        z = self._pads.get(shape)
-        if z is None:
-            if len(self._pads) > 64:
-                self._pads.clear()
-            z = self._pads[shape] = np.zeros(shape, np.int16)
-        return z
+        self.phases = (K.ACT2, K.BOSS_OPTION, K.JOAT, K.ROB_FLEE)
+        self.act2, self.rob_flee = K.ACT2, K.ROB_FLEE
+
+    def consts(self, B: int) -> dict[str, np.ndarray]:
+        """Padding blocks and row offsets for a batch size (cached; never written to)."""
+        c = self._consts.get(B)
+        if c is None:
+            if len(self._consts) > 8:
+                self._consts.clear()
+            n, Z = self.n, lambda *shape: np.zeros(shape, np.int16)  # noqa: E731
+            c = self._consts[B] = {
+                "ar": np.arange(B), "base": np.arange(B) * n, "one": np.ones((B, n, 1), np.int16),
+                "z1": Z(B, n, 1), "z2": Z(B, n, 2), "z5": Z(B, n, 5), "z9": Z(B, n, 9),
+                "z11": Z(B, n, 11), "pad_p": Z(B, SLOTS - n, self.player_block),
+                "pad_j": Z(B, SLOTS - n, 12), "j4": Z(B, 6, 4), "j5": Z(B, 6, 5),
+                "head": np.broadcast_to(self.head, (B, 9)), "m5": Z(B, 5), "m9": Z(B, 9),
+                "m11": Z(B, 11), "m1": Z(B, 1)}
+        return c
 
     def __call__(self, s: BigScoreState, me: np.ndarray) -> np.ndarray:
-        """Raw integers in layout order with one concatenation, then the layout's encode."""
-        from .kernel import ACT2, BOSS_OPTION, JOAT, ROB_FLEE, TRAINING, UNASSIGNED
-
-        g, n, Z = self.game, self.n, self._zeros
+        ACT2, BOSS_OPTION, JOAT, ROB_FLEE = self.phases  # noqa: N806
+        g, n = self.game, self.n
         B = s.batch_size
-        ar = np.arange(B)
-        mine = ar * n + me  # row of my seat in arrays flattened over (game, seat)
-        rel = (me[:, None] + np.arange(n)[None, :]) % n  # slot -> seat
-        rel_rows = (ar[:, None] * n + rel).ravel()
+        k = self.consts(B)
         act2 = s.stage >= ACT2
-        acting = s.current_player == me
-        joat_window = s.phase == JOAT
-        col = lambda x: x[:, None]  # noqa: E731
-        rows = lambda x: np.take(x.reshape(B * n, *x.shape[2:]), mine, axis=0)  # noqa: E731
-        # per seat (public), turned into relative slots with one gather
-        drawn = np.where((s.phase == ROB_FLEE)[:, None] | ~act2[:, None], -1, s.drawn)
-        z1, z2, z5 = Z(B, n, 1), Z(B, n, 2), Z(B, n, 5)
+        a2 = act2[:, None]
+        seats = np.arange(n)
+        # per seat: the public row (the layout's player block, then cards and JoAT tokens
+        # revealed per job position) and the private row (the layout's "me" fields)
+        drawn = np.where((s.phase == ROB_FLEE)[:, None] | ~a2, -1, s.drawn)
         # starting options open together: until then only my own choice is shown
-        hidden = (s.phase == BOSS_OPTION)[:, None] & (np.arange(n) != me[:, None])
-        boss_choice = np.where(hidden, -1, s.boss_choice)
-        seat = np.concatenate([
-            z1 + 1, ((np.arange(n) == s.first_player[:, None]) & act2[:, None])[..., None],
-            s.cash[..., None], s.payout, (1 + np.take(C.BOSS_TOKEN, s.boss))[..., None], z2,
-            (1 + boss_choice)[..., None], z1, s.joat[..., None],
-            1 + s.train_public[..., :1], z5, s.train_public[..., 1:],
-            (s.hands + s.ahand).sum(axis=2, dtype=np.int16)[..., None],
-            s.picks.sum(axis=2, dtype=np.int16)[..., None], 1 + s.ability[..., None], z5,
-            s.ability_used[..., None], np.where(act2[:, None], s.status + 1, 0)[..., None], z2,
-            s.vault_pile, (drawn + 1)[..., None], Z(B, n, 9), s.committed[..., None],
-            s.contrib, s.joat_rev], axis=2, dtype=np.int16)
-        by_slot = np.take(seat.reshape(B * n, -1), rel_rows, axis=0).reshape(B, n, -1)
+        hidden = (s.phase == BOSS_OPTION)[:, None] & (seats != me[:, None])
+        hand = s.hands + s.ahand
+        joat_shown = np.where((s.phase == JOAT)[:, None] & s.committed, s.joat_pending + 1, 0)
+        z1, z2, z5 = k["z1"], k["z2"], k["z5"]
+        rows = np.concatenate([
+            k["one"], ((seats == s.first_player[:, None]) & a2)[..., None], s.cash[..., None],
+            s.payout, self.boss_token[s.boss][..., None], z2,
+            np.where(hidden, 0, s.boss_choice + 1)[..., None], z1, s.joat[..., None],
+            s.train_public[..., :1] + 1, z5, s.train_public[..., 1:],
+            hand.sum(axis=2, dtype=np.int16)[..., None],
+            s.picks.sum(axis=2, dtype=np.int16)[..., None], s.ability[..., None] + 1, z5,
+            s.ability_used[..., None], np.where(a2, s.status + 1, 0)[..., None], z2,
+            s.vault_pile, (drawn + 1)[..., None], k["z9"], s.committed[..., None],
+            s.contrib, s.joat_rev,
+            # private
+            hand, s.picks, s.pick_pending[..., None] + 1, k["z11"],
+            _pairs(s.assign).reshape(B, n, 48), s.returned, s.rob_pending[..., None] + 1, z1,
+            joat_shown[..., None], z2], axis=2, dtype=np.int16).reshape(B * n, -1)
+        slots = (k["base"][:, None] + self.rel_table[me]).reshape(-1)
+        picked = np.take(rows, np.concatenate([slots, k["base"] + me]), axis=0)
+        public = picked[:B * n].reshape(B, n, -1)
         pb = self.player_block
-        players = np.concatenate([by_slot[:, :, :pb], Z(B, 6 - n, pb)], axis=1)
-        contrib = np.concatenate([by_slot[:, :, pb:pb + 6], Z(B, 6 - n, 6)], axis=1)
-        joat = np.concatenate([by_slot[:, :, pb + 6:], Z(B, 6 - n, 6)], axis=1)
+        players = np.concatenate([public[:, :, :pb], k["pad_p"]], axis=1)
+        revealed = np.concatenate([public[:, :, pb:self.public], k["pad_j"]], axis=1)
         jobs = np.concatenate([
-            np.take(self.job_raw, s.jobs, axis=0), (s.job_status + 1)[..., None], Z(B, 6, 4),
-            s.pile, contrib.transpose(0, 2, 1), joat.transpose(0, 2, 1),
-            (s.inside + 1)[..., None], Z(B, 6, 5)], axis=2, dtype=np.int16)
-        bag = s.bag * act2[:, None]
+            np.take(self.job_raw, s.jobs, axis=0), (s.job_status + 1)[..., None], k["j4"],
+            s.pile, revealed[:, :, :6].transpose(0, 2, 1), revealed[:, :, 6:].transpose(0, 2, 1),
+            (s.inside + 1)[..., None], k["j5"]], axis=2, dtype=np.int16)
+        bag = s.bag * a2
         total = bag.sum(axis=1)
-        assigned = _pairs(rows(s.assign))
         score_now, at_risk = self.score_now(s, me)
+        col = lambda x: x[:, None]  # noqa: E731
         raw = np.concatenate([
-            # meta
-            np.broadcast_to(np.int16(n), (B, 1)), Z(B, 5), np.broadcast_to(self.flags, (B, 3)),
-            col(s.stage + 1), Z(B, 5), col(np.where(acting, s.phase, 0) + 1), Z(B, 9),
-            col((s.stage == 1) | (s.stage == 3)), col(s.draft_step),
-            col(np.where(joat_window, s.cur_job + 1, 0)), Z(B, 5), col(s.missing),
-            col(np.minimum(s.act2_round, 30)),
+            k["head"], col((s.stage == 1) | (s.stage == 3)), col(s.draft_step), col(s.missing),
+            col(np.minimum(s.act2_round, 30)), col(s.stage + 1), k["m5"],
+            col(np.where(s.current_player == me, s.phase + 1, 1)), k["m9"],
+            col(np.where(s.phase == JOAT, s.cur_job + 1, 0)), k["m5"],
             jobs.reshape(B, -1), players.reshape(B, -1),
-            # vault and public card memory
             col(s.cops_track), col((g.cops_to_bust - s.cops_track) * act2), s.vault_floor, bag,
-            col(total), Z(B, 1), s.crew_revealed, s.jobs_seen,
-            col(C.CREW_DECK_SIZE - s.crew_ptr),
-            # me (private)
-            rows(s.hands) + rows(s.ahand), rows(s.picks), col(rows(s.pick_pending) + 1),
-            Z(B, 11), assigned[:, :6].reshape(B, 36), assigned[:, TRAINING],
-            assigned[:, UNASSIGNED], rows(s.returned),
-            col(np.where(acting, s.cur_kind + 1, 0)), Z(B, 11), col(rows(s.rob_pending) + 1),
-            Z(B, 1), col(np.where(joat_window & rows(s.committed), rows(s.joat_pending) + 1,
-                                  0)), Z(B, 2), col(score_now), col(at_risk)],
+            col(total), k["m1"], s.crew_revealed, s.jobs_seen, col(C.CREW_DECK_SIZE - s.crew_ptr),
+            col(np.where(s.current_player == me, s.cur_kind + 1, 0)), k["m11"],
+            picked[B * n:, self.public:], col(score_now), col(at_risk)],
             axis=1, dtype=np.int16)
         out = self.layout.encode(raw, self.pool.zeros((B, self.layout.size)))
-        out[:, self.col["vault.p_cop"]] = bag[:, C.COPS] / np.maximum(total, 1)
+        out[:, self.p_cop] = bag[:, C.COPS] / np.maximum(total, 1)
         return out
 
     def score_now(self, s: BigScoreState, me: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """My score if the game ended now (all Act II loot safe), and what my loot adds."""
-        from .kernel import ACT2, ROB_FLEE
-
         B = s.batch_size
         ar = np.arange(B)
         g = self.game
-        if not (s.stage == ACT2).any():  # no Act II loot anywhere in the batch
-            return g.total_score(s)[ar, me], np.zeros(B, np.int64)
+        in_act2 = s.stage == self.act2
+        if not (s.stage >= self.act2).any():  # no Act II loot anywhere in the batch
+            return g.total_score(s, vault=False)[ar, me], np.zeros(B, np.int64)
         held = ((s.drawn >= 0) & (s.drawn < C.NUM_LOOT) & ~s.banked & (s.status == 0)
-                & ((s.stage == ACT2) & (s.phase != ROB_FLEE))[:, None])
+                & (in_act2 & (s.phase != self.rob_flee))[:, None])
         extra = np.zeros(s.vault_pile.shape, np.int16)
         b, p = np.nonzero(held)
         extra[b, p, s.drawn[b, p]] = 1

@@ -106,10 +106,10 @@ class ObservationLayout:
             out = np.empty((B, self.size), np.float32)
         np.multiply(raw, self.scale, out=out, casting="unsafe")
         if self.hot_cols.size:
-            vals = raw[:, self.hot_cols] - 1
-            ok = (vals >= 0) & (vals < self.hot_sizes)
+            vals = raw.take(self.hot_cols, axis=1)
+            ok = (vals > 0) & (vals <= self.hot_sizes)
             # an entry with no hot index rewrites its field's first column with 0
-            flat = self._hot_base(B) + np.where(ok, vals, 0)
+            flat = self._hot_base(B) + np.where(ok, vals - 1, 0)
             out.reshape(-1)[flat.reshape(-1)] = ok.reshape(-1)
         return out
 
