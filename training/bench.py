@@ -47,9 +47,9 @@ def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
         next_seed += k
         return game.init(seeds)
 
-    def run(duration: float, max_steps: int | None = None) -> tuple[int, int, int, float]:
+    def run(duration: float, max_steps: int | None = None) -> tuple[int, float]:
         state = fresh(batch)
-        steps = games = game_steps = 0
+        steps = 0
         t0 = time.perf_counter()
         k = 0
         while True:
@@ -59,23 +59,33 @@ def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
             steps += batch
             game.step(state, actions)
             done = np.flatnonzero(state.terminated | state.truncated)
-            if done.size:
-                games += done.size
-                game_steps += int(state.steps[done].sum())
+            if done.size:  # replace finished games, as training does
                 state[done] = fresh(done.size)
             k += 1
             elapsed = time.perf_counter() - t0
             if (max_steps and k >= max_steps) or (not max_steps and elapsed >= duration):
-                return steps, games, game_steps, elapsed
+                return steps, elapsed
 
     run(0.2)  # warm-up (caches, buffers)
-    steps, games, game_steps, elapsed = run(seconds)
+    steps, elapsed = run(seconds)
     tracemalloc.start()
     run(0, max_steps=20)
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
-    return BenchResult(name, players, "batch", batch, steps / elapsed, games / elapsed,
-                       game_steps / max(games, 1), peak)
+    length = mean_game_length(name, players, seed)
+    rate = steps / elapsed
+    return BenchResult(name, players, "batch", batch, rate, rate / length, length, peak)
+
+
+def mean_game_length(name: str, players: int, seed: int = 0, games: int = 128) -> float:
+    """Mean agent steps of random games played to the end (a short run may finish none)."""
+    game = make_game(name, num_players=players, validate=False)
+    state = game.init(np.arange(games) + 10_000 * (seed + 1))
+    rng = np.random.default_rng(seed)
+    while not (state.terminated | state.truncated).all():
+        mask = state.legal_action_mask | (state.terminated | state.truncated)[:, None]
+        game.step(state, sample_legal(mask, rng.random(games)))
+    return float(state.steps.mean())
 
 
 def bench_aec(name: str, players: int, seconds: float = 2.0, seed: int = 0) -> BenchResult:

@@ -36,6 +36,14 @@ def run(args: argparse.Namespace) -> int:
     from heistbench.training.bench import format_table, run_benchmarks
 
     games = [_resolve(args.game)] if args.game else list(GAMES)
+    if args.players:
+        from heistbench.envs import module
+
+        counts = {n for g in games for n in module(g).Game.player_counts}
+        bad = sorted(set(args.players) - counts)
+        if bad:
+            raise ValueError(f"--players {bad} not played by {', '.join(games)}; "
+                             f"allowed: {sorted(counts)}")
     if args.seconds <= 0:
         raise ValueError("--seconds must be positive")
     results = run_benchmarks(games, args.players, args.batch, args.seconds,
