@@ -13,6 +13,7 @@ import sys
 COMMANDS = [
     "heistbench.commands.list_games",
     "heistbench.commands.bench",
+    "heistbench.commands.train",
 ]
 
 

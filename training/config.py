@@ -69,8 +69,10 @@ class TrainConfig:
     """value loss weight"""
     max_grad_norm: float = 0.5
     """gradient clipping"""
-    net_arch: list[int] = field(default_factory=lambda: [256, 256])
-    """hidden layers of the policy and the value networks"""
+    trunk: int = 256
+    """width of the hidden layer shared by policy and value (0 = no shared layer)"""
+    net_arch: list[int] = field(default_factory=lambda: [128])
+    """hidden layers of the policy head and of the value head, after the trunk"""
 
     # --- evaluation, logging, resources ---
     eval_every: int = 200_000
@@ -151,6 +153,8 @@ def validate(cfg: TrainConfig, source: str = "config") -> None:
         if getattr(cfg, key) <= 0:
             raise ValueError(f"{source}: config key {key!r} must be positive, "
                              f"got {getattr(cfg, key)}")
+    if cfg.trunk < 0:
+        raise ValueError(f"{source}: config key 'trunk' must be >= 0")
     for key in ("eval_every", "eval_games", "final_eval_games"):
         if getattr(cfg, key) < 0:
             raise ValueError(f"{source}: config key {key!r} must be >= 0")

@@ -1,0 +1,57 @@
+"""The evaluation table behind `heistbench eval` and `heistbench train --eval`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..agents import make_policy
+from ..envs import game as make_game
+from ..envs.core import Game
+from .evaluate import EVAL_SEEDS_VERSION, EvalRow, evaluate
+
+
+def is_checkpoint(spec: str) -> bool:
+    return spec not in ("random", "heuristic")
+
+
+def policy_label(spec: str) -> str:
+    """A short name for a policy spec (a run directory's name for checkpoints)."""
+    if not is_checkpoint(spec):
+        return spec
+    p = Path(spec)
+    return p.parent.name if p.name == "model.zip" else p.stem if p.suffix == ".zip" else p.name
+
+
+def game_for(spec: str, game: str | None, players: int | None, **options: Any) -> Game:
+    """The Game to evaluate `spec` on: from the arguments, else from a checkpoint's metadata."""
+    if is_checkpoint(spec) and (game is None or players is None):
+        from ..agents.model import read_meta
+
+        meta = read_meta(spec)
+        game = game or meta["game"]
+        players = players or meta["num_players"]
+        options = {**{k: v for k, v in meta.get("options", {}).items()
+                      if k not in ("num_players", "validate")}, **options}
+    if game is None:
+        raise ValueError("--game is required unless POLICY is a checkpoint")
+    kwargs = {"num_players": players} if players else {}
+    return make_game(game, validate=False, **{**options, **kwargs})
+
+
+def evaluation_rows(spec: str, game: str | Game | None, players: int | None, vs: list[str],
+                    games: int, sanity: bool = True, seed: int = 0,
+                    version: int = EVAL_SEEDS_VERSION) -> list[EvalRow]:
+    """`spec` against each of `vs`, then the sanity rows (random and heuristic vs heuristic)."""
+    g = game if isinstance(game, Game) else game_for(spec, game, players)
+    policy = make_policy(spec, g, seed=seed)
+    name = policy_label(spec)
+    rows = [evaluate(g, policy, make_policy(v, g, seed=seed + 1), games, name=name,
+                     opponent_name=v, version=version) for v in vs]
+    if sanity:
+        for a, b in (("random", "heuristic"), ("heuristic", "heuristic")):
+            if (a, b) != (spec, vs[0] if len(vs) == 1 else None):
+                rows.append(evaluate(g, make_policy(a, g, seed=seed + 2),
+                                     make_policy(b, g, seed=seed + 3), games,
+                                     name=f"{a} (sanity)", opponent_name=b, version=version))
+    return rows
