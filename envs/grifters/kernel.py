@@ -99,6 +99,23 @@ def _first_player_ok(v: Any) -> bool:
     return v is None or (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 4)
 
 
+def _rows(arr: np.ndarray, width: int) -> np.ndarray:
+    """A [-1, width] view of a state array (no copy: raises if one would be needed), so that
+    (game, player, ...) cells are picked with one flat row index instead of several."""
+    view = arr.view()
+    view.shape = (-1, width) if width > 0 else (-1,)
+    return view
+
+
+def _groups(keys: np.ndarray) -> list[tuple[int, np.ndarray | slice]]:
+    """(key, selector) for each distinct key; one slice when all are equal (the common case
+    of small batches, where np.unique would cost more than the work)."""
+    first = int(keys[0])
+    if (keys == first).all():
+        return [(first, slice(None))]
+    return [(int(k), keys == k) for k in np.unique(keys)]
+
+
 class GriftersGame(Game):
     """Grifters for 2-4 players (see the module docstring of grifters_v0 for the rules)."""
 
@@ -135,6 +152,8 @@ class GriftersGame(Game):
         self._block_offsets = dict(zip([f.name for f in block.fields],
                                        np.cumsum([0] + [f.size for f in block.fields])))
         self._block_start = self.observation_layout.slice_of("player.stash", 0).start
+        self._col = {e.name: self.base_layout.slice_of(e.name).start
+                     for e in self.base_layout.entries if isinstance(e, Field)}
         self._block_scale = np.tile(np.concatenate(
             [np.full(f.size, BLOCK_SCALE[f.name], np.float32) for f in block.fields]), n)
         self._capped = [self._block_offsets["hand_size"], self._block_offsets["score"]]
@@ -190,10 +209,8 @@ class GriftersGame(Game):
 
     def _dispatch(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
         """Apply decisions: one handler per decision type, each on its group of games."""
-        d = s.dec[g]
-        for k in np.unique(d):
-            sel = d == k
-            _HANDLERS[int(k)](self, s, g[sel], a[sel])
+        for k, sel in _groups(s.dec[g]):
+            _HANDLERS[k](self, s, g[sel], a[sel])
 
     def _run(self, s: GriftersState, idx: np.ndarray) -> None:
         """Play automatic states (programs, Refresh, Advance Time) and, with auto_forced,
@@ -254,17 +271,21 @@ class GriftersGame(Game):
             self._finish(s, g)
 
     # == Phase 1: Advance Time =====================================================================
-    @staticmethod
-    def _advance(s: GriftersState, g: np.ndarray, p: np.ndarray) -> None:
+    def _advance(self, s: GriftersState, g: np.ndarray, p: np.ndarray) -> None:
         """Night Three -> Refresh Area (ISK -> Coffers), Two -> Three, One -> Two."""
-        s.refresh[g, p] += s.night[g, p, 2]
-        s.coffers[g] += s.night_isk[g, p, 2]
-        s.night[g, p, 2] = s.night[g, p, 1]
-        s.night[g, p, 1] = s.night[g, p, 0]
-        s.night[g, p, 0] = 0
-        s.night_isk[g, p, 2] = s.night_isk[g, p, 1]
-        s.night_isk[g, p, 1] = s.night_isk[g, p, 0]
-        s.night_isk[g, p, 0] = 0
+        r = g * self.num_players + p
+        nights = _rows(s.night, 57)
+        cur = nights[r]
+        _rows(s.refresh, 19)[r] += cur[:, 38:]
+        moved = np.zeros_like(cur)
+        moved[:, 19:] = cur[:, :38]
+        nights[r] = moved
+        isk = _rows(s.night_isk, 3)
+        cur = isk[r]
+        s.coffers[g] += cur[:, 2]
+        moved = np.zeros_like(cur)
+        moved[:, 1:] = cur[:, :2]
+        isk[r] = moved
 
     def _turn_start(self, s: GriftersState, g: np.ndarray) -> None:
         me = s.current_player[g].astype(np.int64)
@@ -310,10 +331,13 @@ class GriftersGame(Game):
         s.fence_own[g] = -1
         s.dec[g] = RUN
 
-    @staticmethod
-    def _take_from_hand(s: GriftersState, g: np.ndarray, p: np.ndarray, t: np.ndarray) -> None:
-        s.hand[g, p, t] -= 1
-        s.known[g, p, t] = np.maximum(s.known[g, p, t] - 1, 0)
+    def _take_from_hand(self, s: GriftersState, g: np.ndarray, p: np.ndarray,
+                        t: np.ndarray) -> None:
+        """One card of type t leaves p's hand; what was known of it is forgotten first."""
+        i = (g * self.num_players + p) * C.NUM_TYPES + t
+        hand, known = _rows(s.hand, -1), _rows(s.known, -1)
+        hand[i] -= 1
+        known[i] = np.maximum(known[i] - 1, 0)
 
     def _team_pick(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
         me = s.current_player[g].astype(np.int64)
@@ -333,9 +357,8 @@ class GriftersGame(Game):
         if (~done).any():
             self._open(s, g[~done], TEAM_PICK)
 
-    @staticmethod
-    def _place_staging(s: GriftersState, g: np.ndarray, me: np.ndarray) -> None:
-        s.night[g, me, 0] += s.staging[g]
+    def _place_staging(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> None:
+        _rows(s.night, C.NUM_TYPES)[(g * self.num_players + me) * 3] += s.staging[g]
         s.staging[g] = 0
 
     def _ff_extra(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
@@ -353,9 +376,8 @@ class GriftersGame(Game):
     def _exec(self, s: GriftersState, g: np.ndarray) -> None:
         prog, pc = s.prog[g].astype(np.int64), s.pc[g].astype(np.int64)
         op, arg = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc].astype(np.int64)
-        for o in np.unique(op):
-            sel = op == o
-            _OPS[int(o)](self, s, g[sel], arg[sel])
+        for o, sel in _groups(op):
+            _OPS[o](self, s, g[sel], arg[sel])
 
     def _op_end(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
         """The play is over: staged cards enter Night One; then the extra Caper or Refresh."""
@@ -659,9 +681,12 @@ class GriftersGame(Game):
     def _refresh_phase(self, s: GriftersState, g: np.ndarray) -> None:
         """Refresh Area back to hand (publicly), then the next player clockwise."""
         me = s.current_player[g].astype(np.int64)
-        s.hand[g, me] += s.refresh[g, me]
-        s.known[g, me] += s.refresh[g, me]
-        s.refresh[g, me] = 0
+        r = g * self.num_players + me
+        refresh = _rows(s.refresh, 19)
+        back = refresh[r]
+        _rows(s.hand, 19)[r] += back
+        _rows(s.known, 19)[r] += back
+        refresh[r] = 0
         s.turns_taken[g, me] += 1
         s.turns_total[g] += 1
         s.current_player[g] = (me + 1) % self.num_players
@@ -817,16 +842,17 @@ class GriftersGame(Game):
     def _observe(self, s: GriftersState, seats: np.ndarray) -> np.ndarray:
         B, N = s.batch_size, self.num_players
         out = np.empty((B, self.base_obs_size), np.float32)  # every field is written below
-        v = self.base_layout.views(out)
+        L = self._col  # first column of each field
         b = np.arange(B)
-        v["num_players"][:] = ONEHOT[3][N - 2]
-        v["coffers"][:, 0] = s.coffers / 75
-        v["deck_size"][:, 0] = s.deck_len / 48
-        v["discard"][:] = s.discard / 3
-        v["turn"][:, 0] = np.minimum(1.0, s.turns_total / 200)
-        v["my_first_turn"][:, 0] = s.turns_taken[b, seats] == 0
-        v["job_status"][:] = self._job_status(s)
-        v["my_hand"][:] = s.hand[b, seats] * np.float32(1 / 3)
+        out[:, L["num_players"]:L["num_players"] + 3] = ONEHOT[3][N - 2]
+        out[:, L["coffers"]] = s.coffers * np.float32(1 / 75)
+        out[:, L["deck_size"]] = s.deck_len * np.float32(1 / 48)
+        out[:, L["discard"]:L["discard"] + 19] = s.discard * np.float32(1 / 3)
+        out[:, L["turn"]] = np.minimum(1.0, s.turns_total * np.float32(1 / 200))
+        out[:, L["my_first_turn"]] = s.turns_taken[b, seats] == 0
+        out[:, L["job_status"]:L["job_status"] + 80] = self._job_status(s)
+        my_hand = s.hand[b, seats]
+        out[:, L["my_hand"]:L["my_hand"] + 19] = my_hand * np.float32(1 / 3)
         # every seat's public block once as small ints, rotated so that block 0 is the
         # observer's, then scaled into the output in one pass
         feat = self._scratch(B)
@@ -834,7 +860,7 @@ class GriftersGame(Game):
         feat[:, :, o["stash"]] = s.stash
         feat[:, :, o["hand_size"]] = s.hand.sum(axis=2, dtype=np.int8)
         feat[:, :, o["known_hand"]:o["known_hand"] + 19] = s.known
-        feat[b, seats, o["known_hand"]:o["known_hand"] + 19] = s.hand[b, seats]  # my hand
+        feat[b, seats, o["known_hand"]:o["known_hand"] + 19] = my_hand  # my whole hand
         feat[:, :, o["night1"]:o["night1"] + 57] = s.night.reshape(B, N, 57)
         feat[:, :, o["night_isk"]:o["night_isk"] + 3] = s.night_isk
         feat[:, :, o["refresh"]:o["refresh"] + 19] = s.refresh
@@ -849,49 +875,49 @@ class GriftersGame(Game):
         np.multiply(blocks.reshape(B, -1), self._block_scale, out=region)
         capped = region.reshape(B, N, -1)[:, :, self._capped]  # hand size and score
         region.reshape(B, N, -1)[:, :, self._capped] = np.minimum(capped, 1.0)
-        # the pending decision: only in its owner's view
-        mine = (s.current_player == seats) & (s.dec > NONE) & (s.dec < NUM_DECISIONS)
-        self._observe_decision(s, mine, v)
+        # the pending decision: only in its owner's view, zeros for everyone else
+        out[:, L["decision"]:] = 0.0
+        mine = np.flatnonzero((s.current_player == seats) & (s.dec > NONE)
+                              & (s.dec < NUM_DECISIONS))
+        if mine.size:
+            self._observe_decision(s, mine, out)
         return out
 
-    def _observe_decision(self, s: GriftersState, mine: np.ndarray,
-                          v: dict[str, np.ndarray]) -> None:
-        """Fill the decision slices: the pending decision, in its owner's view only.
+    def _observe_decision(self, s: GriftersState, g: np.ndarray, out: np.ndarray) -> None:
+        """Fill the decision slices of rows g, the seats that own the pending decision."""
+        L = self._col
+        rel = (s.tgt_player[g].astype(np.int64) - s.current_player[g]) % self.num_players
+        prog, job = s.prog[g].astype(np.int64), s.team_job[g].astype(np.int64)
+        night, fence = s.tgt_night[g].astype(np.int64), s.fence_own[g].astype(np.int64)
+        cols = np.stack([  # one-hot columns, -1 where unset
+            L["decision"] + s.dec[g].astype(np.int64),
+            np.where((prog >= 0) & (prog < C.NUM_TYPES), L["effect_card"] + prog, -1),
+            np.where(job >= 0, L["job_in_progress"] + job, -1),
+            np.where(s.tgt_player[g] >= 0, L["target_player"] + rel, -1),
+            np.where(night >= 0, L["target_night"] + night, -1),
+            np.where(fence >= 0, L["fence_own_job"] + fence, -1),
+        ], axis=1)
+        on = cols >= 0
+        out[np.repeat(g, cols.shape[1])[on.ravel()], cols[on]] = 1.0
+        out[g, L["team_so_far"]:L["team_so_far"] + 19] = s.staging[g] * np.float32(1 / 6)
+        job = g[s.team_job[g] >= 0]
+        if job.size:
+            out[job, L["team_needed"]:L["team_needed"] + 3] = self._team_needed(s, job) / 6
+        out[g, L["mastermind_draw"]:L["mastermind_draw"] + 19] = (s.mm_draw[g]
+                                                                  * np.float32(1 / 3))
+        out[g, L["extra_capers"]] = np.minimum(1.0, s.extra_capers[g] / 3)
 
-        One-hots are row lookups in identity tables with an extra all-zero row, which every
-        other seat (and every unset context) gets.
-        """
-        n = mine.astype(np.float32)[:, None]
-
-        def onehot(field: str, value: np.ndarray, size: int) -> None:
-            value = value.astype(np.int64)
-            np.take(ONEHOT[size], np.where(mine & (value >= 0), value, size), axis=0,
-                    out=v[field], mode="clip")
-
-        onehot("decision", s.dec, NUM_DECISIONS)
-        onehot("effect_card", np.where(s.prog < C.NUM_TYPES, s.prog, -1), C.NUM_TYPES)
-        onehot("job_in_progress", s.team_job, C.NUM_JOBS)
-        v["team_so_far"][:] = s.staging * (n / 6)
-        v["team_needed"][:] = self._team_needed(s) * (n / 6)
-        v["mastermind_draw"][:] = s.mm_draw * (n / 3)
-        rel = (s.tgt_player.astype(np.int64) - s.current_player) % self.num_players
-        onehot("target_player", np.where(s.tgt_player >= 0, rel, -1), 4)
-        onehot("target_night", s.tgt_night, 3)
-        onehot("fence_own_job", s.fence_own, C.NUM_JOBS)
-        v["extra_capers"][:, 0] = np.minimum(1.0, s.extra_capers / 3) * n[:, 0]
-
-    def _team_needed(self, s: GriftersState) -> np.ndarray:
-        """[B, 3] remaining (brain, speed, brawn) of the Job in progress; staged wilds fill in
-        order."""
-        tj = s.team_job.astype(np.int64)
-        d = np.maximum(C.JOB_REQ[np.maximum(tj, 0)] - (s.staging.astype(np.float32)
-                                                      @ SKILL_OH_F).astype(np.int16), 0)
-        w = s.staging[:, IM].astype(np.int16)
+    def _team_needed(self, s: GriftersState, g: np.ndarray) -> np.ndarray:
+        """[n, 3] remaining (brain, speed, brawn) of the Job in progress in games g; staged
+        wilds fill deficits in that order."""
+        d = np.maximum(C.JOB_REQ[s.team_job[g].astype(np.int64)]
+                       - (s.staging[g].astype(np.float32) @ SKILL_OH_F).astype(np.int16), 0)
+        w = s.staging[g, IM].astype(np.int16)
         for k in range(3):
             used = np.minimum(w, d[:, k])
             d[:, k] -= used
             w = w - used
-        return np.where(tj[:, None] >= 0, d, 0)
+        return d
 
     def _job_status(self, s: GriftersState) -> np.ndarray:
         """float [B, 80]: per Job one-hot out of game / in stack below the top / top / completed."""
