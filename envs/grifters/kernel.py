@@ -289,14 +289,16 @@ class GriftersGame(Game):
 
     def _turn_start(self, s: GriftersState, g: np.ndarray) -> None:
         me = s.current_player[g].astype(np.int64)
-        later = s.turns_taken[g, me] > 0  # skip Advance Time on a player's first turn
+        r = g * self.num_players + me
+        later = _rows(s.turns_taken, -1)[r] > 0  # skip Advance Time on a first turn
         if later.any():
             self._advance(s, g[later], me[later])
-        empty = s.hand[g, me].sum(axis=1) == 0
-        # "no cards in hand": an ISK token from the Stash goes to Night One
-        pay = empty & (s.stash[g, me] > 0)
-        s.stash[g[pay], me[pay]] -= 1
-        s.night_isk[g[pay], me[pay], 0] += 1
+        empty = _rows(s.hand, 19)[r].sum(axis=1) == 0
+        if empty.any():  # "no cards in hand": an ISK token from the Stash goes to Night One
+            stash = _rows(s.stash, -1)
+            pay = r[empty & (stash[r] > 0)]
+            stash[pay] -= 1
+            _rows(s.night_isk, 3)[pay, 0] += 1
         s.dec[g[empty]] = TURN_END
         if (~empty).any():
             self._open(s, g[~empty], MAIN)
@@ -687,7 +689,7 @@ class GriftersGame(Game):
         _rows(s.hand, 19)[r] += back
         _rows(s.known, 19)[r] += back
         refresh[r] = 0
-        s.turns_taken[g, me] += 1
+        _rows(s.turns_taken, -1)[r] += 1
         s.turns_total[g] += 1
         s.current_player[g] = (me + 1) % self.num_players
         s.prog[g] = -1
@@ -705,7 +707,7 @@ class GriftersGame(Game):
         me = s.current_player[g].astype(np.int64)
         cards = slice(A_CARD, A_CARD + C.NUM_TYPES)
         if dec == MAIN:
-            hand = s.hand[g, me]
+            hand = _rows(s.hand, 19)[g * self.num_players + me]
             m[:, cards] = hand > 0
             m[:, A_STACK:A_STACK + C.NUM_STACKS] = self._stack_feasible(s, g, hand)
         elif dec == TEAM_PICK:
@@ -766,7 +768,7 @@ class GriftersGame(Game):
         Candidate t is feasible if every skill deficit stays >= 0 and the cards left at or
         above t (fixed skills up to each deficit, plus Inside Men) can cover what remains.
         """
-        hand = s.hand[g, me].astype(np.float32)
+        hand = _rows(s.hand, 19)[g * self.num_players + me].astype(np.float32)
         req = JOB_REQ_F[s.team_job[g].astype(np.int64)] - s.staging[g].astype(np.float32) @ \
             SKILL_OH_F  # [n, 3] skills still needed before this pick
         need = req.sum(axis=1)[:, None] - s.staging[g, IM, None] - 1  # after the pick
