@@ -45,6 +45,7 @@ _SKILLS_F = C.SKILLS.astype(np.float32)  # float tables: matrix products use BLA
 _SKILLS_TWICE = _SKILLS_F * np.where(C.IS_TOOL, 2, 1)[:, None].astype(np.float32)
 _SKILLS_EXISTS = np.concatenate([_SKILLS_F, C.IS_CHAR[:, None].astype(np.float32)], 1)
 HALF = np.float32(0.5)
+_J3 = np.arange(3)[None, :]
 # crew statistics in one matrix product: skills (3), skills again for tools (3), bosses,
 # members, tools
 _STATS = np.concatenate([_SKILLS_F, _SKILLS_F * C.IS_TOOL[:, None],
@@ -1474,6 +1475,20 @@ class Vaults(Game):
                  + (8191 - np.minimum(state.turns_taken, 8191))) * 8 + order)
 
     # -- observation [spec §4] ---------------------------------------------------------------
+    def _obs_buffer(self, B: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """A zeroed observation array [B, size] and its named views (built once per size)."""
+        if B > 64:  # large batches: a fresh array beats zeroing and copying a cached one
+            buf = np.zeros((B, self._layout.size), np.float32)
+            return buf, self._layout.views(buf)
+        cache = self.__dict__.setdefault("_obs_cache", {})
+        if B not in cache:
+            cache.clear()
+            buf = np.zeros((B, self._layout.size), np.float32)
+            cache[B] = (buf, self._layout.views(buf))
+        buf, views = cache[B]
+        buf.fill(0)
+        return buf, views
+
     def _crew_block(self, obs: np.ndarray) -> np.ndarray:
         """A [B,N,K,53] view of every seat's crew fields (they are contiguous per seat)."""
         B, N, K = obs.shape[0], self.num_players, self.K
@@ -1487,8 +1502,7 @@ class Vaults(Game):
 
     def _observe(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         B, N = st.batch_size, self.num_players
-        obs = np.zeros((B, self.base_obs_size), np.float32)
-        v = self._layout.views(obs)
+        obs, v = self._obs_buffer(B)
         b = np.arange(B)
         me = seats.astype(np.int64)
         v["num_players"][:, N - 2] = 1
@@ -1508,10 +1522,11 @@ class Vaults(Game):
         peek = v["my_peeks"].reshape(B, 3, 28)
         peek[:] = self._eye_pile[np.where(kf, tops, 27)] * (ln > 0)[..., None]
         setup = st.dec == D["BOSS_CHOICE"]
-        mine = setup & (st.boss_pick[b, me] < 0)
-        off = st.boss_offer[b, me].astype(np.int64)
-        for j in range(2):
-            v["my_boss_offer"][np.flatnonzero(mine), off[mine, j]] = 1
+        if setup.any():
+            mine = setup & (st.boss_pick[b, me] < 0)
+            off = st.boss_offer[b, me].astype(np.int64)
+            rows = np.flatnonzero(mine)
+            v["my_boss_offer"][rows[:, None], off[mine]] = 1
         # per seat, relative to me
         seat = (me[:, None] + np.arange(N)[None, :]) % N  # [B,N]
         hand = st.hand[b[:, None], seat]  # [B,N,54]
@@ -1549,13 +1564,12 @@ class Vaults(Game):
         # the Police station, face up
         np.multiply(st.police_count, HALF, out=v["police_counts"])
         tops_v = v["police_tops"]
-        for j in range(3):
-            i = st.pc_len.astype(np.int64) - 1 - j
-            t = np.where(i >= 0, st.pchar[b, np.maximum(i, 0)], 32)
-            tops_v[b, 33 * j + t] = 1
-            i = st.pt_len.astype(np.int64) - 1 - j
-            t = np.where(i >= 0, st.ptool[b, np.maximum(i, 0)] - C.TOOL0, 12)
-            tops_v[b, 99 + 13 * j + t] = 1
+        i = st.pc_len.astype(np.int64)[:, None] - 1 - _J3  # [B,3]
+        t = np.where(i >= 0, st.pchar[b[:, None], np.maximum(i, 0)], 32)
+        tops_v[b[:, None], 33 * _J3 + t] = 1
+        i = st.pt_len.astype(np.int64)[:, None] - 1 - _J3
+        t = np.where(i >= 0, st.ptool[b[:, None], np.maximum(i, 0)] - C.TOOL0, 12)
+        tops_v[b[:, None], 99 + 13 * _J3 + t] = 1
         np.multiply(st.dused, HALF, out=v["disrupt_used"])
         # the pending event (public), the decision one-hot only for its owner
         owns = st.owner == me
@@ -1578,7 +1592,7 @@ class Vaults(Game):
         v["window"][:, 0] = st.win_kind == WIN_CRACK
         v["window"][:, 1] = st.win_kind == WIN_ACTION
         v["window"][:, 2] = st.win_passes / N
-        return obs
+        return obs.copy() if B <= 64 else obs  # small batches reuse a buffer
 
     # -- determinization [spec §4.4] -----------------------------------------------------------
     def resample_hidden(self, state: VaultsState, player: int | np.ndarray,
