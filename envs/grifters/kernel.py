@@ -220,15 +220,15 @@ class GriftersGame(Game):
         masks of newly asked decisions are computed once per pass and decision type, so that
         each pass carries every game as far as it can go at a small fixed cost.
         """
-        for _ in range(1000):
+        for _ in range(1000):  # finished games have dec NONE and drop out of every group
             moved = False
-            g = idx[(s.dec[idx] == RUN) & ~s.terminated[idx]]
+            g = idx[s.dec[idx] == RUN]
             while g.size:  # a card's program, op after op, until a decision or its end
                 moved = True
                 self._exec(s, g)
-                g = g[(s.dec[g] == RUN) & ~s.terminated[g]]
+                g = g[s.dec[g] == RUN]
             for k, fn in ((TURN_END, self._refresh_phase), (TURN_START, self._turn_start)):
-                g = idx[(s.dec[idx] == k) & ~s.terminated[idx]]
+                g = idx[s.dec[idx] == k]
                 if g.size:
                     moved = True
                     fn(s, g)
