@@ -249,20 +249,18 @@ class GriftersGame(Game):
     def _flush(self, s: GriftersState) -> np.ndarray:
         """Masks of the decisions asked this pass. An effect with no legal target fizzles
         (its program goes on); returns the games whose decision is forced (auto_forced)."""
-        forced = []
         pending, self._pending = self._pending, {}
-        for dec, parts in pending.items():
-            g = np.concatenate(parts) if len(parts) > 1 else parts[0]
-            g = g[~s.terminated[g]]
-            m = self._mask(s, g, dec)
-            s.legal_action_mask[g] = m
-            n = np.count_nonzero(m, axis=1)
-            if self.auto_forced:
-                forced.append(g[n == 1])
-            e = g[n == 0]
+        gs = [np.concatenate(parts) if len(parts) > 1 else parts[0]
+              for parts in pending.values()]
+        ms = [self._mask(s, g, dec) for g, dec in zip(gs, pending)]
+        g, m = (gs[0], ms[0]) if len(gs) == 1 else (np.concatenate(gs), np.concatenate(ms))
+        s.legal_action_mask[g] = m
+        n = np.count_nonzero(m, axis=1)
+        e = g[n == 0]
+        if e.size:
             s.dec[e] = RUN
             s.pc[e] += 1
-        return np.concatenate(forced) if forced else np.zeros(0, np.int64)
+        return g[n == 1] if self.auto_forced else g[:0]
 
     def _end_games(self, s: GriftersState, g: np.ndarray) -> None:
         """"The game ends immediately": nothing after the triggering primitive resolves."""
