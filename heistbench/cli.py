@@ -14,6 +14,9 @@ COMMANDS = [
     "heistbench.commands.list_games",
     "heistbench.commands.bench",
     "heistbench.commands.train",
+    "heistbench.commands.eval",
+    "heistbench.commands.tournament",
+    "heistbench.commands.play",
 ]
 
 

@@ -27,12 +27,14 @@ def game_for(spec: str, game: str | None, players: int | None, **options: Any) -
     """The Game to evaluate `spec` on: from the arguments, else from a checkpoint's metadata."""
     if is_checkpoint(spec) and (game is None or players is None):
         from ..agents.model import read_meta
+        from ..envs import _resolve
 
         meta = read_meta(spec)
+        if game is None or _resolve(game) == meta["game"]:  # its own game: its own options
+            options = {**{k: v for k, v in meta.get("options", {}).items()
+                          if k not in ("num_players", "validate")}, **options}
         game = game or meta["game"]
         players = players or meta["num_players"]
-        options = {**{k: v for k, v in meta.get("options", {}).items()
-                      if k not in ("num_players", "validate")}, **options}
     if game is None:
         raise ValueError("--game is required unless POLICY is a checkpoint")
     kwargs = {"num_players": players} if players else {}

@@ -1,0 +1,63 @@
+"""`heistbench eval POLICY --vs heuristic,random`: win rates with confidence intervals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "eval", help="evaluate a policy against the bots", description="Play POLICY (a "
+        "checkpoint, 'heuristic' or 'random') against each opponent on the fixed, versioned "
+        "evaluation seeds, every seed once per seat rotation, and print win rate with a 95% "
+        "Wilson interval, mean score margin and mean reward, plus sanity rows (random vs "
+        "heuristic, heuristic vs heuristic).")
+    p.add_argument("policy", help="a checkpoint (run directory or .zip), 'heuristic' or 'random'")
+    p.add_argument("--game", help="game name (default: the checkpoint's)")
+    p.add_argument("--players", type=int, help="player count (default: the checkpoint's, or 2)")
+    p.add_argument("--vs", default="heuristic,random",
+                   help="comma-separated opponents: heuristic, random or checkpoints")
+    p.add_argument("--games", type=int, default=2000,
+                   help="games per row, rounded up to a multiple of the player count")
+    p.add_argument("--seeds-version", type=int, default=None,
+                   help="evaluation seed set (default: the current version)")
+    p.add_argument("--no-sanity", action="store_true", help="skip the sanity rows")
+    p.add_argument("--json", nargs="?", const="-", metavar="FILE",
+                   help="write the rows as JSON (to FILE, or stdout instead of the table)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from heistbench.training.evaluate import EVAL_SEEDS_VERSION, format_rows
+    from heistbench.training.report import evaluation_rows, game_for, is_checkpoint
+
+    if args.games <= 0:
+        raise ValueError("--games must be positive")
+    vs = [v for v in args.vs.split(",") if v]
+    if not vs:
+        raise ValueError("--vs needs at least one opponent")
+    players = args.players or (None if is_checkpoint(args.policy) else 2)
+    game = game_for(args.policy, args.game, players)
+    version = args.seeds_version or EVAL_SEEDS_VERSION
+    t0 = time.perf_counter()
+    rows = evaluation_rows(args.policy, game, None, vs, args.games, sanity=not args.no_sanity,
+                           version=version)
+    elapsed = time.perf_counter() - t0
+    data = {"game": game.name, "players": game.num_players, "seeds_version": version,
+            "seconds": round(elapsed, 2), "rows": [r.as_dict() for r in rows]}
+    if args.json == "-":
+        json.dump(data, sys.stdout, indent=2)
+        print()
+        return 0
+    print(f"{game.name}, {game.num_players} players, evaluation seeds v{version}, seats "
+          f"rotated; win = share of the win (ties split)")
+    print(format_rows(rows))
+    print(f"({sum(r.games for r in rows):,} games in {elapsed:.1f}s)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(data, f, indent=2)
+        print(f"wrote {args.json}")
+    return 0
