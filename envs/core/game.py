@@ -183,9 +183,8 @@ class Game:
 
     # -- internals ----------------------------------------------------------------------------
     def _check_actions(self, state: BatchState, live: np.ndarray, a: np.ndarray) -> None:
-        bad_range = (a < 0) | (a >= self.num_actions)
-        if bad_range.any():
-            j = int(np.flatnonzero(bad_range)[0])
+        if a.min() < 0 or a.max() >= self.num_actions:
+            j = int(np.flatnonzero((a < 0) | (a >= self.num_actions))[0])
             raise ValueError(f"{self.name}: game {int(live[j])}: action {int(a[j])} is out of "
                              f"range; actions are 0..{self.num_actions - 1}")
         ok = state.legal_action_mask[live, a]
@@ -201,13 +200,13 @@ class Game:
         """Play forced single-option decisions (if enabled) and apply the step bound."""
         if self.auto_forced:
             for _ in range(self.max_steps):
-                sub = idx[~state.terminated[idx]]
-                forced = sub[state.legal_action_mask[sub].sum(axis=1) == 1]
+                # finished games have an all-False mask, so they never count as forced
+                forced = idx[np.count_nonzero(state.legal_action_mask[idx], axis=1) == 1]
                 if forced.size == 0:
                     break
                 self._step(state, forced, state.legal_action_mask[forced].argmax(axis=1))
-        over = idx[~state.terminated[idx] & (state.steps[idx] >= self.max_steps)]
-        if over.size:
+        if state.steps[idx].max(initial=0) >= self.max_steps:
+            over = idx[~state.terminated[idx] & (state.steps[idx] >= self.max_steps)]
             state.truncated[over] = True
             state.current_player[over] = -1
             state.legal_action_mask[over] = False
