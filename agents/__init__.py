@@ -33,6 +33,9 @@ def heuristic_policy(game: Any, seed: int | None = 0) -> Policy:
     return getattr(importlib.import_module(mod), cls)(game, seed=seed)
 
 
+HeuristicPolicy = heuristic_policy  # the architecture's name: one heuristic bot per game
+
+
 def make_policy(spec: str, game: Any, seed: int | None = 0) -> Policy:
     """"random", "heuristic" or a checkpoint path -> a batched policy for `game` (a Game)."""
     if spec == "random":
@@ -47,5 +50,5 @@ def make_policy(spec: str, game: Any, seed: int | None = 0) -> Policy:
                      "checkpoint (a run directory or its model .zip)")
 
 
-__all__ = ["HEURISTICS", "Policy", "RandomPolicy", "heuristic_policy", "make_policy",
-           "sample_legal"]
+__all__ = ["HEURISTICS", "HeuristicPolicy", "Policy", "RandomPolicy", "heuristic_policy",
+           "make_policy", "sample_legal"]
