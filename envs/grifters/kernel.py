@@ -49,9 +49,8 @@ GE_T = (ARANGE_T[:, None] >= ARANGE_T[None, :]).astype(np.float32)  # [u, t]: u 
 JOB_REQ_F = C.JOB_REQ.astype(np.float32)
 SKILL_OH_F = C.SKILL_OH.astype(np.float32)
 JOB_SIZE = C.JOB_SIZE.astype(np.int16)
-SET_BONUS_F = C.SET_BONUS.astype(np.float32)
 EYE4 = np.eye(4, dtype=np.float32)
-ONEHOT = {n: np.eye(n + 1, n, dtype=np.float32) for n in (3, 4, 17, 19, 20)}  # row n: zeros
+PLAYERS_OH = np.eye(3, dtype=np.float32)  # the num_players field, rows for 2, 3, 4
 # observation scale of each per-player field (hand size and score are capped at 1)
 BLOCK_SCALE = {"stash": 1 / 75, "hand_size": 1 / 30, "known_hand": 1 / 3, "night1": 1 / 3,
                "night2": 1 / 3, "night3": 1 / 3, "night_isk": 1 / 3, "refresh": 1 / 3,
@@ -844,7 +843,7 @@ class GriftersGame(Game):
         out = np.empty((B, self.base_obs_size), np.float32)  # every field is written below
         L = self._col  # first column of each field
         b = np.arange(B)
-        out[:, L["num_players"]:L["num_players"] + 3] = ONEHOT[3][N - 2]
+        out[:, L["num_players"]:L["num_players"] + 3] = PLAYERS_OH[N - 2]
         out[:, L["coffers"]] = s.coffers * np.float32(1 / 75)
         out[:, L["deck_size"]] = s.deck_len * np.float32(1 / 48)
         out[:, L["discard"]:L["discard"] + 19] = s.discard * np.float32(1 / 3)
