@@ -106,11 +106,18 @@ class SelfPlayCallback(BaseCallback):
         if steps >= self.next_snapshot:
             self.pool.add_snapshot(ModelPolicy.from_sb3(self.model.policy,
                                                         seed=self.cfg.seed + steps))
+            self.save_checkpoint(self.run_dir / "checkpoints" / f"step_{steps:09d}.zip")
             self.next_snapshot += self.cfg.snapshot_every
         if self.next_eval is not None and steps >= self.next_eval:
             self.evaluate(self.cfg.eval_games)
             self.next_eval += self.cfg.eval_every
         return True
+
+    def save_checkpoint(self, path: Path) -> None:
+        """An SB3 checkpoint with the run's metadata inside (loadable by ModelPolicy)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.model.save(path)
+        write_meta(path, run_meta(self.cfg, self.game, self.num_timesteps))
 
     def _on_rollout_end(self) -> None:
         train_s = time.perf_counter() - self.t0 - self.eval_seconds
@@ -181,7 +188,7 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
     meta = run_meta(cfg, game, model.num_timesteps)
     meta.update(train_seconds=round(train_s, 1), learner_steps_per_s=round(sps, 1))
     model.save(run_dir / MODEL_NAME)
-    write_meta(run_dir / MODEL_NAME, meta)
+    write_meta(run_dir / MODEL_NAME, meta)  # the checkpoint carries its own metadata
     (run_dir / "meta.json").write_text(json.dumps(meta, indent=2))
     log(f"trained {model.num_timesteps:,} learner steps in {train_s:.0f}s "
         f"({sps:,.0f} learner steps/s end to end, evaluations excluded; "

@@ -90,6 +90,7 @@ class SelfPlayVecEnv(VecEnv):
             game = make_game(game, validate=False, **options)
         self.game = game
         self.pool = pool or OpponentPool(game, {"random": 1.0}, seed=seed)
+        self.render_mode = None  # no rendering from the vector env: render the kernel's games
         obs_space = gym.spaces.Box(0.0, 1.0, (game.obs_size,), np.float32)
         super().__init__(num_envs, obs_space, gym.spaces.Discrete(game.num_actions))
         self.rng = np.random.default_rng(seed)
