@@ -220,24 +220,24 @@ class GriftersGame(Game):
         each pass carries every game as far as it can go at a small fixed cost.
         """
         for _ in range(1000):  # finished games have dec NONE and drop out of every group
-            moved = False
-            g = idx[s.dec[idx] == RUN]
-            while g.size:  # a card's program, op after op, until a decision or its end
-                moved = True
-                self._exec(s, g)
-                g = g[s.dec[g] == RUN]
-            for k, fn in ((TURN_END, self._refresh_phase), (TURN_START, self._turn_start)):
-                g = idx[s.dec[idx] == k]
+            busy = True
+            while busy:  # drain every automatic state before asking for masks
+                g = idx[s.dec[idx] == RUN]
+                while g.size:  # a card's program, op after op, until a decision or its end
+                    self._exec(s, g)
+                    g = g[s.dec[g] == RUN]
+                g = idx[s.dec[idx] == TURN_END]
                 if g.size:
-                    moved = True
-                    fn(s, g)
-            if self._pending:
-                moved = True
-                forced = self._flush(s)
-                if forced.size:
-                    self._dispatch(s, forced, s.legal_action_mask[forced].argmax(axis=1))
-            if not moved:
+                    self._refresh_phase(s, g)
+                g = idx[s.dec[idx] == TURN_START]
+                if g.size:
+                    self._turn_start(s, g)  # an empty hand goes straight on to Refresh
+                busy = bool(g.size) and bool((s.dec[g] == TURN_END).any())
+            if not self._pending:
                 return
+            forced = self._flush(s)
+            if forced.size:
+                self._dispatch(s, forced, s.legal_action_mask[forced].argmax(axis=1))
         raise RuntimeError("grifters: automatic play did not settle")
 
     def _open(self, s: GriftersState, g: np.ndarray, dec: int) -> None:
