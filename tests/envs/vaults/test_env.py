@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from heistbench.envs import make, vaults_v0
 from heistbench.envs.vaults import components as C
 
