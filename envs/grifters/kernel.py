@@ -47,6 +47,7 @@ ARANGE_T = np.arange(C.NUM_TYPES)
 IS_IM = (ARANGE_T == C.INSIDE_MAN).astype(np.float32)
 GE_T = (ARANGE_T[:, None] >= ARANGE_T[None, :]).astype(np.float32)  # [u, t]: u >= t
 JOB_REQ_F = C.JOB_REQ.astype(np.float32)
+JOB_REQ_K = [np.ascontiguousarray(C.JOB_REQ[:, k]) for k in range(3)]  # per skill
 SKILL_OH_F = C.SKILL_OH.astype(np.float32)
 JOB_SIZE = C.JOB_SIZE.astype(np.int16)
 EYE4 = np.eye(4, dtype=np.float32)
@@ -751,12 +752,14 @@ class GriftersGame(Game):
         return (s.night[g].sum(axis=3) > 0) | (s.night_isk[g] > 0)
 
     def _stack_feasible(self, s: GriftersState, g: np.ndarray, hand: np.ndarray) -> np.ndarray:
-        """bool [n, 5]: the hand can form a team matching the stack's top Job exactly."""
+        """bool [n, 5]: the hand can form a team matching the stack's top Job exactly
+        (fixed skills up to each requirement, Inside Men for the rest)."""
         top = s.stack_top[g].astype(np.int64)
         j = np.minimum(4 * np.arange(C.NUM_STACKS) + top, C.NUM_JOBS - 1)
-        req = C.JOB_REQ[j]  # [n, 5, 3]
-        have = (hand.astype(np.float32) @ SKILL_OH_F).astype(np.int16)[:, None, :]
-        cover = np.minimum(have, req).sum(axis=2) + hand[:, None, IM]
+        have = (hand.astype(np.float32) @ SKILL_OH_F).astype(np.int16)  # [n, 3]
+        cover = hand[:, IM, None].astype(np.int16)
+        for k in range(3):
+            cover = cover + np.minimum(have[:, k, None], JOB_REQ_K[k][j])
         return (top < 4) & (cover >= JOB_SIZE[j])
 
     def _team_pick_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
@@ -872,8 +875,9 @@ class GriftersGame(Game):
         blocks = np.take(feat.reshape(B * N, -1), (b[:, None] * N + q).ravel(), axis=0)
         region = out[:, self._block_start:self._block_start + N * self._block_size]
         np.multiply(blocks.reshape(B, -1), self._block_scale, out=region)
-        capped = region.reshape(B, N, -1)[:, :, self._capped]  # hand size and score
-        region.reshape(B, N, -1)[:, :, self._capped] = np.minimum(capped, 1.0)
+        for c in self._capped:  # hand size and score are capped at 1
+            col = region.reshape(B, N, -1)[:, :, c]
+            np.minimum(col, 1.0, out=col)
         # the pending decision: only in its owner's view, zeros for everyone else
         out[:, L["decision"]:] = 0.0
         mine = np.flatnonzero((s.current_player == seats) & (s.dec > NONE)
