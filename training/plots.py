@@ -15,7 +15,7 @@ def plot_learning_curve(history: list[dict[str, Any]], path: str | Path,
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    opponents = sorted({k for h in history for k in h if k != "timesteps"})
+    opponents = sorted({k for h in history for k in h if isinstance(h[k], dict)})
     for opp in opponents:
         pts = [(h["timesteps"], h[opp]) for h in history if opp in h]
         x = [t for t, _ in pts]

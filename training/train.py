@@ -195,6 +195,7 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
         f"{wall:.0f}s wall with evaluations)")
     if cfg.final_eval_games > 0 and cfg.eval_vs:
         callback.evaluate(cfg.final_eval_games)
+        callback.history[-1]["final"] = True  # the larger evaluation of the finished run
     (run_dir / "eval_history.json").write_text(json.dumps(callback.history, indent=2))
     if callback.history:
         from .plots import plot_learning_curve
