@@ -285,6 +285,8 @@ class Vaults(Game):
         return u
 
     def _push(self, st: VaultsState, g: np.ndarray, codes: np.ndarray | int) -> None:
+        if g.size == 0:
+            return
         codes = np.broadcast_to(np.asarray(codes, np.int8), g.shape)
         keep = codes > 0
         g, codes = g[keep], codes[keep]
@@ -334,6 +336,8 @@ class Vaults(Game):
 
     def _to_police(self, st: VaultsState, g: np.ndarray, t: np.ndarray) -> None:
         """Put one card per game on top of its Police pile (characters or tools)."""
+        if g.size == 0:
+            return
         t = np.asarray(t, np.int64)
         st.police_count[g, t] += 1
         ch = t < C.TOOL0
@@ -363,6 +367,8 @@ class Vaults(Game):
 
     def _draw_main(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
         """Draw the main deck's top into p's hand; the last card ends the game."""
+        if g.size == 0:
+            return
         ok = st.deck_len[g] > 0
         g, p = g[ok], p[ok]
         st.deck_len[g] -= 1
@@ -372,6 +378,8 @@ class Vaults(Game):
 
     def _gain_disrupt(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
         """Draw a disrupt; an empty deck is first rebuilt from the used pile, shuffled."""
+        if g.size == 0:
+            return
         empty = g[st.ddeck_len[g] == 0]
         if empty.size:
             used = st.dused[empty]
@@ -490,6 +498,8 @@ class Vaults(Game):
 
     # -- the turn [RB "Action Management & Hand Size", "Game Turns"] -----------------------
     def _start_turn(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
+        if g.size == 0:
+            return
         st.active[g] = p
         st.owner[g] = p
         st.actions[g] = C.ACTIONS_PER_TURN
@@ -499,6 +509,8 @@ class Vaults(Game):
 
     def _end_turn(self, st: VaultsState, g: np.ndarray) -> None:
         """Hand limit first (DISCARD decisions), then the next player's turn."""
+        if g.size == 0:
+            return
         a = st.active[g].astype(np.int64)
         big = st.hand[g, a].sum(axis=1) > C.HAND_LIMIT
         st.dec[g[big]] = D["DISCARD"]
@@ -615,6 +627,8 @@ class Vaults(Game):
             self._end_turn(st, g[m])
 
     def _play_disrupt(self, st: VaultsState, g: np.ndarray, p: np.ndarray, a: np.ndarray) -> None:
+        if g.size == 0:
+            return
         self._leave_hand(st, g, p, a)
         st.dused[g, a - C.DISRUPT0] += 1
         st.card_in_play[g] = a
@@ -623,6 +637,8 @@ class Vaults(Game):
 
     def _draw_action(self, st: VaultsState, g: np.ndarray, p: np.ndarray, src: np.ndarray) -> None:
         """1. Draw/Bailout: one card per action from one source [RB]."""
+        if g.size == 0:
+            return
         st.actions[g] -= 1
         deck = src == 0
         self._draw_main(st, g[deck], p[deck])
@@ -636,6 +652,8 @@ class Vaults(Game):
 
     def _bail(self, st: VaultsState, g: np.ndarray, p: np.ndarray, pile: np.ndarray) -> None:
         """Take the top of a Police pile (0 characters, 1 tools) into hand, face up."""
+        if g.size == 0:
+            return
         ch = pile == 0
         gc, pc = g[ch], p[ch]
         st.pc_len[gc] -= 1
@@ -653,7 +671,7 @@ class Vaults(Game):
     # -- playing a card: destination [RB "Forming Crews"] ------------------------------------
     def _new_slot(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
         """Lowest free crew slot of p (K if none)."""
-        free = ~self.exists(st, g)[np.arange(g.size), p]
+        free = ~st.crew[g, p, :, :C.TOOL0].any(-1)
         return np.where(free.any(axis=1), free.argmax(axis=1), self.K)
 
     def _play_dest(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
@@ -690,8 +708,8 @@ class Vaults(Game):
         ex = bm > 0
         room = (cnt < C.CLASS_CAP) & ex[..., None]  # [n,K,3]
         full = (cnt >= C.CLASS_CAP) & ex[..., None]
-        n_room = room.sum(1, keepdims=True) - room  # other crews with room, per source
-        n_full = full.sum(1, keepdims=True) - full
+        n_room = room.sum(1, keepdims=True, dtype=np.int16) - room  # other crews with room
+        n_full = full.sum(1, keepdims=True, dtype=np.int16) - full
         free = (~ex).any(1)[:, None]
         keeps = bm - 1 >= 1
         valid_after = keeps | (cnt[..., 2] == 0)
@@ -765,6 +783,8 @@ class Vaults(Game):
         self._moved(st, g)
 
     def _moved(self, st: VaultsState, g: np.ndarray) -> None:
+        if g.size == 0:
+            return
         st.actions[g] -= 1
         st.phase[g] = np.maximum(st.phase[g], 2)
         st.dec[g] = NONE
@@ -778,7 +798,9 @@ class Vaults(Game):
         tops = self._target_tops(st, g)  # [n,6]
         combo = C.VAULT_COMBO[np.maximum(tops, 0)]  # [n,6,3]
         extra = (slice(None),) + (None,) * (maxs.ndim - 2)
-        ok = (maxs[..., None, :] >= combo[extra]).all(-1)
+        cmb = combo[extra]
+        mx = maxs[..., None, :]
+        ok = (mx[..., 0] >= cmb[..., 0]) & (mx[..., 1] >= cmb[..., 1]) & (mx[..., 2] >= cmb[..., 2])
         key = self._holds_key(st, g, st.active[g].astype(np.int64))
         ok = ok | key[extra + (None,)]
         return ok & (tops >= 0)[extra]
@@ -798,6 +820,8 @@ class Vaults(Game):
         self._after_overload(st, g[~t])
 
     def _after_overload(self, st: VaultsState, g: np.ndarray) -> None:
+        if g.size == 0:
+            return
         key = self._holds_key(st, g, st.active[g].astype(np.int64))
         st.dec[g[key]] = D["USE_KEY"]
         self._declared(st, g[~key])
@@ -812,6 +836,8 @@ class Vaults(Game):
 
     def _declared(self, st: VaultsState, g: np.ndarray) -> None:
         """The crack is declared: the crack window opens before the flip."""
+        if g.size == 0:
+            return
         st.dec[g] = NONE
         st.resume[g] = RESUME_FLIP
         if self.windows != "none":
@@ -824,6 +850,8 @@ class Vaults(Game):
 
     def _burn_overloads(self, st: VaultsState, g: np.ndarray) -> None:
         """Overloaded tools go to the Police station, even on a failed crack [RB "Tools"]."""
+        if g.size == 0:
+            return
         a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
         have = st.crew[g, a, k, C.TOOL0:]
         burn = np.minimum(st.over[g], have)
@@ -837,12 +865,16 @@ class Vaults(Game):
 
     def _abort(self, st: VaultsState, g: np.ndarray) -> None:
         """Cancelled (Lockdown) or no longer possible: no flip, no action spent [RB FAQ]."""
+        if g.size == 0:
+            return
         a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
         st.blocked[g, a, k] = True
         self._burn_overloads(st, g)
         st.crack_target[g] = -1
 
     def _flip(self, st: VaultsState, g: np.ndarray) -> None:
+        if g.size == 0:
+            return
         N = self.num_players
         a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
         ok = st.crew[g, a, k, :C.TOOL0].any(1) & (st.key_used[g] | self._combo_met(st, g))
@@ -949,6 +981,8 @@ class Vaults(Game):
             self._open_target(st, g[m])
 
     def _jail_crack_crew(self, st: VaultsState, g: np.ndarray, whole: np.ndarray) -> None:
+        if g.size == 0:
+            return
         a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
         cr = st.crew[g, a, k].copy()
         keep = np.where(whole[:, None], False, ~C.IS_TOOL[None, :])
@@ -995,6 +1029,8 @@ class Vaults(Game):
 
     def _open_target(self, st: VaultsState, g: np.ndarray) -> None:
         """Set the first decision of a targeted effect, or let it fizzle."""
+        if g.size == 0:
+            return
         e = st.effect[g].astype(np.int64)
         owner = st.owner[g].astype(np.int64)
         op = OP[e]
@@ -1068,6 +1104,8 @@ class Vaults(Game):
 
     def _pickpocket(self, st: VaultsState, g: np.ndarray, p: np.ndarray, q: np.ndarray) -> None:
         """A random card of q's hand (type order, uniform over cards) goes to p, revealed."""
+        if g.size == 0:
+            return
         u = self._rand(st, g, 1, S_PICK)[:, 0]
         t = rng.draw_from_counts(st.hand[g, q].astype(np.int64), u)
         self._leave_hand(st, g, q, t)
@@ -1246,10 +1284,14 @@ class Vaults(Game):
         dest_ok = np.stack([boss_ok, mem_ok, tool_ok], 1)[:, C.CLASS_OF]  # [n,44]
         m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest_ok & act[:, None]
         # disrupts usable now
-        use = self._effect_usable(st, g, stats)
-        m[:, C.DISRUPT0:54] = (hand[:, C.DISRUPT0:] > 0) & use[:, C.DISRUPT_EFFECTS].any(-1)
+        held = hand[:, C.DISRUPT0:] > 0
+        h = np.flatnonzero(held.any(1))  # usability matters only to holders of disrupts
+        if h.size:
+            use = self._effect_usable(st, g[h], stats[h])
+            m[h, C.DISRUPT0:54] = held[h] & use[:, C.DISRUPT_EFFECTS].any(-1)
         # moves
-        m[:, self.A_MOVE:self.A_MOVE + K] = self._move_class_ok(cnt).any(-1) & act[:, None]
+        mv = self._move_class_ok(cnt)
+        m[:, self.A_MOVE:self.A_MOVE + K] = (mv[..., 0] | mv[..., 1] | mv[..., 2]) & act[:, None]
         # cracks: an unspent, unblocked crew that meets some target (or a key is held)
         maxs = np.maximum((mine[..., ST_SK] + mine[..., ST_TSK]).astype(np.int16)
                           + st.mods[g, p], 0)  # [n,K,3]
