@@ -66,6 +66,13 @@ _DISRUPTS = set(np.flatnonzero(C.GAIN_DISRUPT).tolist())
 _TARGETED = set(np.flatnonzero(OP != OP_NONE).tolist()) | set(
     C.PEEK_EFFECTS + C.BAIL_EFFECTS + (E["D_BURY"], E["B_COPY"]))
 
+IS_TARGETED = np.zeros(C.N_EFFECTS, bool)
+IS_TARGETED[list(_TARGETED)] = True
+IS_PEEK = np.zeros(C.N_EFFECTS, bool)
+IS_PEEK[list(C.PEEK_EFFECTS)] = True
+IS_BAIL = np.zeros(C.N_EFFECTS, bool)
+IS_BAIL[list(C.BAIL_EFFECTS)] = True
+
 # disrupt usability by context [RB "Disrupts"; spec §2.9]: 0 MAIN (active), 1 crack window,
 # active player's slot, 2 crack window, other players, 3 action window (other players only)
 CTX_MAIN, CTX_CRACK_ACTIVE, CTX_CRACK_OTHER, CTX_ACTION = range(4)
@@ -572,13 +579,12 @@ class Vaults(Game):
             st.owner[w[ask]] = seat[ask]
         rest = g[st.win_kind[g] == win.NO_WINDOW]
         rest = rest[st.dec[rest] == NONE]
-        flip = rest[st.resume[rest] == RESUME_FLIP]
+        isflip = st.resume[rest] == RESUME_FLIP
+        flip, turn = rest[isflip], rest[~isflip]
         if flip.size:
             st.resume[flip] = RESUME_NONE
             self._flip(st, flip)
-        turn = rest[st.resume[rest] != RESUME_FLIP]
         turn = turn[(st.dec[turn] == NONE) & (st.slen[turn] == 0)]
-        turn = turn[np.isin(turn, flip, invert=True)]
         if turn.size:
             a = st.active[turn].astype(np.int64)
             st.owner[turn] = a
@@ -926,9 +932,6 @@ class Vaults(Game):
         owner = st.owner[g].astype(np.int64)
         present = set(np.unique(e).tolist())
 
-        def sel(*names: str) -> np.ndarray:
-            return np.isin(e, [E[n] for n in names])
-
         # immediate effects
         if present & _DRAWS:
             nd = C.DRAW_COUNT[e]
@@ -953,7 +956,7 @@ class Vaults(Game):
         if E["F_LOSE_ACTIONS"] in present:
             st.actions[g[e == E["F_LOSE_ACTIONS"]]] = 0
         if E["FP_ALL_TOOLS"] in present or E["FP_CREW"] in present:
-            m = sel("FP_ALL_TOOLS", "FP_CREW")
+            m = (e == E["FP_ALL_TOOLS"]) | (e == E["FP_CREW"])
             self._jail_crack_crew(st, g[m], e[m] == E["FP_CREW"])
         if E["BURN_OVERLOADS"] in present:
             gm = g[e == E["BURN_OVERLOADS"]]
@@ -976,9 +979,7 @@ class Vaults(Game):
             st.effect[gb] = NONE
         # targeted effects: a decision if some target exists, else the effect fizzles
         if present & _TARGETED:
-            t = st.effect[g].astype(np.int64)
-            m = np.isin(t, list(_TARGETED))
-            self._open_target(st, g[m])
+            self._open_target(st, g[IS_TARGETED[st.effect[g]]])
 
     def _jail_crack_crew(self, st: VaultsState, g: np.ndarray, whole: np.ndarray) -> None:
         if g.size == 0:
@@ -1056,7 +1057,7 @@ class Vaults(Game):
             gm = g[m]
             st.tgt_player[gm] = owner[m]
             st.dec[gm] = D["TARGET_CREW"]  # usable only when a spent crew exists
-        m = np.isin(e, C.PEEK_EFFECTS)
+        m = IS_PEEK[e]
         if m.any():
             ok = self._peek_piles(st, g[m], owner[m]).any(1)
             st.dec[g[m][ok]] = D["TARGET_PILE"]
@@ -1064,7 +1065,7 @@ class Vaults(Game):
         if m.any():
             ok = self._bury_piles(st, g[m]).any(1)
             st.dec[g[m][ok]] = D["TARGET_PILE"]
-        m = np.isin(e, C.BAIL_EFFECTS)
+        m = IS_BAIL[e]
         if m.any():
             gm = g[m]
             ok = (st.pc_len[gm] + st.pt_len[gm]) > 0
