@@ -1418,13 +1418,8 @@ class Vaults(Game):
         m = self._blank(g)
         p = st.active[g].astype(np.int64)
         k = st.crack_crew[g].astype(np.int64)
-        rows = np.arange(g.size)
         maxs = self._skills(st.crew[g, p, k], st.mods[g, p, k], True)
-        tg = self._crack_targets(st, g, maxs)
-        if self.num_players < 4:
-            tg[:, 2 + self.num_players:] = False
-        m[:, self.A_PILE:self.A_PILE + 6] = tg
-        del rows
+        m[:, self.A_PILE:self.A_PILE + 6] = self._crack_targets(st, g, maxs)
         return m
 
     def _mask_overload(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
