@@ -52,7 +52,7 @@ SKILL_OH_F = C.SKILL_OH.astype(np.float32)
 JOB_SIZE = C.JOB_SIZE.astype(np.int16)
 EYE4 = np.eye(4, dtype=np.float32)
 PLAYERS_OH = np.eye(3, dtype=np.float32)  # the num_players field, rows for 2, 3, 4
-# observation scale of each per-player field (hand size and score are capped at 1)
+# observation scale of each per-player field (hand size and score are capped at 30 and 100)
 BLOCK_SCALE = {"stash": 1 / 75, "hand_size": 1 / 30, "known_hand": 1 / 3, "night1": 1 / 3,
                "night2": 1 / 3, "night3": 1 / 3, "night_isk": 1 / 3, "refresh": 1 / 3,
                "jobs": 1.0, "jobs_by_colour": 1 / 4, "score": 1 / 100}
@@ -156,7 +156,6 @@ class GriftersGame(Game):
                      for e in self.base_layout.entries if isinstance(e, Field)}
         self._block_scale = np.tile(np.concatenate(
             [np.full(f.size, BLOCK_SCALE[f.name], np.float32) for f in block.fields]), n)
-        self._capped = [self._block_offsets["hand_size"], self._block_offsets["score"]]
         self._deck_base = np.repeat(np.arange(C.NUM_TYPES), C.SPECIALIST_COPIES).astype(np.int8)
 
     def default_max_steps(self) -> int:
@@ -860,7 +859,7 @@ class GriftersGame(Game):
         feat = self._scratch(B)
         o = self._block_offsets
         feat[:, :, o["stash"]] = s.stash
-        feat[:, :, o["hand_size"]] = s.hand.sum(axis=2, dtype=np.int8)
+        feat[:, :, o["hand_size"]] = np.minimum(s.hand.sum(axis=2, dtype=np.int8), 30)
         feat[:, :, o["known_hand"]:o["known_hand"] + 19] = s.known
         feat[b, seats, o["known_hand"]:o["known_hand"] + 19] = my_hand  # my whole hand
         feat[:, :, o["night1"]:o["night1"] + 57] = s.night.reshape(B, N, 57)
@@ -870,14 +869,12 @@ class GriftersGame(Game):
         feat[:, :, o["jobs"]:o["jobs"] + 20] = jobs
         by_colour = (jobs.astype(np.float32) @ JOB_STACK_OH).astype(np.int8)
         feat[:, :, o["jobs_by_colour"]:o["jobs_by_colour"] + 5] = by_colour
-        feat[:, :, o["score"]] = s.stash + np.take(C.SET_BONUS, by_colour).sum(axis=2)
+        feat[:, :, o["score"]] = np.minimum(
+            s.stash + np.take(C.SET_BONUS, by_colour).sum(axis=2), 100)
         q = (seats[:, None] + np.arange(N)) % N
         blocks = np.take(feat.reshape(B * N, -1), (b[:, None] * N + q).ravel(), axis=0)
         region = out[:, self._block_start:self._block_start + N * self._block_size]
         np.multiply(blocks.reshape(B, -1), self._block_scale, out=region)
-        for c in self._capped:  # hand size and score are capped at 1
-            col = region.reshape(B, N, -1)[:, :, c]
-            np.minimum(col, 1.0, out=col)
         # the pending decision: only in its owner's view, zeros for everyone else
         out[:, L["decision"]:] = 0.0
         mine = np.flatnonzero((s.current_player == seats) & (s.dec > NONE)
