@@ -45,6 +45,7 @@ _SKILLS_F = C.SKILLS.astype(np.float32)  # float tables: matrix products use BLA
 _SKILLS_TWICE = _SKILLS_F * np.where(C.IS_TOOL, 2, 1)[:, None].astype(np.float32)
 _SKILLS_EXISTS = np.concatenate([_SKILLS_F, C.IS_CHAR[:, None].astype(np.float32)], 1)
 HALF = np.float32(0.5)
+_CHAR_TOOL = np.stack([C.IS_CHAR, C.IS_TOOL], 1).astype(np.float32)
 _J3 = np.arange(3)[None, :]
 # crew statistics in one matrix product: skills (3), skills again for tools (3), bosses,
 # members, tools
@@ -411,18 +412,18 @@ class Vaults(Game):
         if g.size == 0:
             return
         cr = st.crew[g]
-        ex = cr[..., :C.TOOL0].any(axis=-1)
-        orphan = ~ex[..., None] & (cr[..., C.TOOL0:] > 0)
+        cnt = cr.astype(np.float32) @ _CHAR_TOOL  # [n,P,K,2] characters, tools
+        ex = cnt[..., 0] > 0
+        orphan = ~ex & (cnt[..., 1] > 0)  # [n,P,K]
         if orphan.any():
-            back = np.where(orphan, cr[..., C.TOOL0:], 0).sum(axis=2)  # [n,P,12]
+            back = (cr[..., C.TOOL0:] * orphan[..., None]).sum(axis=2)  # [n,P,12]
             st.hand[g, :, C.TOOL0:C.DISRUPT0] += back
             st.known[g, :, C.TOOL0:C.DISRUPT0] += back
-            cr[..., C.TOOL0:] = np.where(ex[..., None], cr[..., C.TOOL0:], 0)
+            cr[..., C.TOOL0:] *= ex[..., None]
             st.crew[g] = cr
-        gone = ~ex
         st.spent[g] &= ex
         st.blocked[g] &= ex
-        st.mods[g] = np.where(gone[..., None], 0, st.mods[g])
+        st.mods[g] *= ex[..., None]
 
     # -- setup [RB "Starting the game"] ------------------------------------------------------
     def _init(self, keys: np.ndarray) -> VaultsState:
