@@ -116,3 +116,17 @@ def test_illegal_learner_action_is_refused():
     env.step_async(illegal)
     with pytest.raises(ValueError, match="illegal"):
         env.step_wait()
+
+
+@pytest.mark.parametrize("name", __import__("heistbench.envs", fromlist=["GAMES"]).GAMES)
+def test_every_registered_game_runs_in_the_vec_env(name):
+    from heistbench.envs import module
+
+    for players in sorted({module(name).Game.player_counts[0],
+                           module(name).Game.player_counts[-1]}):
+        env = make_env(name, n=8, players=players, mix={"random": 1.0, "heuristic": 1.0})
+        obs = env.reset()
+        assert obs.shape == (8, env.game.obs_size)
+        results = run_random(env, 25)
+        assert (env.state.current_player == env.seat).all()
+        assert all(np.isfinite(rew).all() for _, rew, _, _ in results)
