@@ -108,12 +108,15 @@ def _rows(arr: np.ndarray, width: int) -> np.ndarray:
 
 
 def _groups(keys: np.ndarray) -> list[tuple[int, np.ndarray | slice]]:
-    """(key, selector) for each distinct key; one slice when all are equal (the common case
-    of small batches, where np.unique would cost more than the work)."""
+    """(key, positions) for each distinct key in ascending order, positions ascending; one
+    slice when all keys are equal (the common case of small batches)."""
     first = int(keys[0])
     if (keys == first).all():
         return [(first, slice(None))]
-    return [(int(k), keys == k) for k in np.unique(keys)]
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    cuts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(keys)]
+    return [(int(ordered[a]), order[a:b]) for a, b in zip(cuts[:-1], cuts[1:])]
 
 
 class GriftersGame(Game):
