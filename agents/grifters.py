@@ -39,7 +39,7 @@ class GriftersHeuristic(Policy):
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         obs, mask = np.atleast_2d(obs), np.atleast_2d(mask).astype(bool)
         # decode the acting seat's own view (the first block of an oracle observation)
-        f = self.game.base_layout.decode(obs[:, :self.game.base_obs_size])
+        f = self.game.base_observation_layout.decode(obs[:, :self.game.base_obs_size])
         B, N = obs.shape[0], self.n
         stash = f["player.stash"][:, :N, 0] * 75
         score = f["player.score"][:, :N, 0] * 100

@@ -20,36 +20,12 @@ Version History:
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import numpy as np
-
 from .big_score.kernel import BigScoreGame as Game
 from .big_score.kernel import BigScoreState as State
-from .core import HeistAECEnv, make_env_fns
+from .core.aec import define_env
 from .core.docs import generated_section
 
-
-class raw_env(HeistAECEnv):  # noqa: N801 (PettingZoo naming)
-    """The Big Score without wrappers; illegal actions raise ValueError."""
-
-    game_cls = Game
-    metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": False,
-                "name": "big_score_v0"}
-
-
-env, _raw_env = make_env_fns(raw_env)
-
-
-@lru_cache(maxsize=8)
-def _game(num_players: int) -> Game:
-    return Game(num_players=num_players)
-
-
-def obs_fields(obs: np.ndarray, num_players: int = 4) -> dict[str, np.ndarray]:
-    """Decode an observation vector (or batch) into named parts."""
-    return _game(num_players).obs_fields(obs)
-
+raw_env, env, obs_fields = define_env(Game, __name__)
 
 __doc__ += "\n" + generated_section(Game)
 __all__ = ["Game", "State", "env", "obs_fields", "raw_env"]

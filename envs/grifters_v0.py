@@ -33,37 +33,12 @@ Version History
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
-
-import numpy as np
-
-from .core import HeistAECEnv, make_env_fns
+from .core.aec import define_env
 from .core.docs import generated_section
 from .grifters.kernel import GriftersGame as Game
 from .grifters.kernel import GriftersState
 
+raw_env, env, obs_fields = define_env(Game, __name__)
 
-class raw_env(HeistAECEnv):
-    """One game of Grifters as a PettingZoo AEC environment."""
-
-    game_cls = Game
-    metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": False,
-                "name": "grifters_v0"}
-
-
-env, _raw = make_env_fns(raw_env)
-
-
-@lru_cache(maxsize=16)
-def _game(items: tuple[tuple[str, Any], ...]) -> Game:
-    return Game(**dict(items))
-
-
-def obs_fields(obs: np.ndarray, **options: Any) -> dict[str, np.ndarray]:
-    """Decode an observation (or a batch) by field name; pass the env's options."""
-    return _game(tuple(sorted(options.items()))).obs_fields(obs)
-
-
-__all__ = ["Game", "GriftersState", "env", "obs_fields", "raw_env"]
 __doc__ += "\n" + generated_section(Game)
+__all__ = ["Game", "GriftersState", "env", "obs_fields", "raw_env"]

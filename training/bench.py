@@ -98,7 +98,7 @@ def bench_aec(name: str, players: int, seconds: float = 2.0, seed: int = 0) -> B
     while time.perf_counter() - t0 < seconds:
         env.reset(seed=seed + games)
         n = 0
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 action = None

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core import rng
-from . import components as C
 
 if TYPE_CHECKING:
     from .kernel import BigScoreGame, BigScoreState

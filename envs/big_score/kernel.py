@@ -208,7 +208,8 @@ class BigScoreGame(Game):
             ability=np.full((B, n), -1, np.int8), ability_used=z(n, dt=bool), status=z(n),
             bag=np.tile(C.VAULT_COUNTS.astype(np.int16), (B, 1)), bag_ptr=z(dt=np.int32),
             misc_ptr=z(dt=np.int32), vault_floor=z(9), vault_pile=z(n, 9, dt=np.int16),
-            drawn=np.full((B, n), -1, np.int8), banked=z(n, dt=bool), rob_pending=np.full((B, n), -1, np.int8),
+            drawn=np.full((B, n), -1, np.int8), banked=z(n, dt=bool),
+            rob_pending=np.full((B, n), -1, np.int8),
             first_player=z(), cops_track=z(), busted_round=z(dt=bool), act2_round=z(dt=np.int16),
         )
         idx = np.arange(B)
@@ -361,7 +362,6 @@ class BigScoreGame(Game):
     # -- Act I › Phase 3 - Resolve Jobs ---------------------------------------------------------
     def _resolve_jobs(self, s: BigScoreState, idx: np.ndarray) -> None:
         """Resolve positions cur_job.. in order until a JoAT window opens or all are done."""
-        n = self.num_players
         while idx.size:
             p = s.cur_job[idx].astype(np.int64)
             finished = p >= C.JOBS_PER_ROUND
@@ -737,7 +737,8 @@ class BigScoreGame(Game):
         top = art.max(axis=1, keepdims=True)
         is_top = art == top
         bonus = is_top & (is_top.sum(axis=1, keepdims=True) == 1) & (top >= 1)
-        return total + np.take(C.DIAMOND_LUT, dia) + C.ARTIFACT_FACE * art + C.ARTIFACT_BONUS * bonus
+        return (total + np.take(C.DIAMOND_LUT, dia) + C.ARTIFACT_FACE * art
+                + C.ARTIFACT_BONUS * bonus)
 
     def scores(self, s: BigScoreState) -> np.ndarray:
         return self.total_score(s)

@@ -7,6 +7,7 @@ in infos, EzPickle, `env()` = `raw_env()` + the standard wrappers.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -135,6 +136,33 @@ class HeistAECEnv(AECEnv, EzPickle):
 
     def close(self) -> None:
         pass
+
+
+def define_env(game_cls: type[Game], module: str):
+    """The PettingZoo pieces of a game's env module: `raw_env` (the class), `env()` (with the
+    standard wrappers) and `obs_fields(obs, **options)` (decode an observation by name).
+
+    Call it from the module as `raw_env, env, obs_fields = define_env(Game, __name__)`; the
+    class is attributed to that module so that environments pickle by reference.
+    """
+    raw = type("raw_env", (HeistAECEnv,), {
+        "__module__": module, "__qualname__": "raw_env", "game_cls": game_cls,
+        "__doc__": f"{game_cls.title} without wrappers; illegal actions raise ValueError.",
+        "metadata": {"render_modes": ["human", "ansi"], "is_parallelizable": False,
+                     "name": game_cls.name}})
+    env, _ = make_env_fns(raw)
+    env.__module__ = module
+
+    @lru_cache(maxsize=16)
+    def _game(items: tuple[tuple[str, Any], ...]) -> Game:
+        return game_cls(**dict(items))
+
+    def obs_fields(obs: np.ndarray, **options: Any) -> dict[str, np.ndarray]:
+        """Decode an observation (or a batch) by field name; pass the env's options."""
+        return _game(tuple(sorted(options.items()))).obs_fields(obs)
+
+    obs_fields.__module__ = module
+    return raw, env, obs_fields
 
 
 def make_env_fns(raw_cls: type[HeistAECEnv]):

@@ -148,15 +148,15 @@ class GriftersGame(Game):
                              f"allowed: None or a seat 0..{n - 1}")
         self.stacks_in_play = np.array([m <= n for m in C.STACK_MIN_PLAYERS])
         self.jobs_in_play = self.stacks_in_play[C.JOB_STACK]
-        self.observation_layout = self.base_layout = _observation_layout(n)  # base: one seat
+        self.observation_layout = _observation_layout(n)
         self.action_layout = _action_layout()
         block = next(e for e in self.observation_layout.entries if isinstance(e, Block))
         self._block_size = block.block_size
         self._block_offsets = dict(zip([f.name for f in block.fields],
                                        np.cumsum([0] + [f.size for f in block.fields])))
         self._block_start = self.observation_layout.slice_of("player.stash", 0).start
-        self._col = {e.name: self.base_layout.slice_of(e.name).start
-                     for e in self.base_layout.entries if isinstance(e, Field)}
+        self._col = {e.name: self.observation_layout.slice_of(e.name).start
+                     for e in self.observation_layout.entries if isinstance(e, Field)}
         self._block_scale = np.tile(np.concatenate(
             [np.full(f.size, BLOCK_SCALE[f.name], np.float32) for f in block.fields]), n)
         self._deck_base = np.repeat(np.arange(C.NUM_TYPES), C.SPECIALIST_COPIES).astype(np.int8)

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pettingzoo
 import pytest
+from heistbench.envs.core import rng
+from heistbench.envs.core.playthrough import golden_path, playthrough
 from pettingzoo.test import api_test, seed_test
 
 from heistbench import envs
-from heistbench.envs.core import rng
-from heistbench.envs.core.playthrough import golden_path, playthrough
 
 CASES = [(name, n) for name in envs.GAMES for n in envs.module(name).Game.player_counts]
 IDS = [f"{name}-{n}p" for name, n in CASES]

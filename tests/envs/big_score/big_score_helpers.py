@@ -9,7 +9,6 @@ Flee 24, TRADE_PASS 29, TRADE_TAKE(v) = 30 + v.
 from __future__ import annotations
 
 import numpy as np
-
 from heistbench.envs.big_score import kernel as K
 from heistbench.envs.big_score_v0 import Game
 
@@ -104,7 +103,7 @@ class Table:
     def act2(self, payout=None, cash=None, ability=None, fp=None, floor=None,
              draws=()) -> K.BigScoreState:
         """The start of Act II; `ability` {seat: crew type}; `floor` the 5 Floor tokens."""
-        g, n = self.game, self.n
+        g = self.game
         s = g.init(np.array([0]))
         idx = np.array([0])
         s.stage[0] = K.ROUND3

@@ -14,7 +14,6 @@ from big_score_helpers import (
     GR,
     GU,
     HA,
-    KEY,
     MU,
     PASS,
     ROB,
@@ -24,16 +23,14 @@ from big_score_helpers import (
     T50,
     TRAIN,
     TRASH,
-    Table,
-    CMx,
     DRx,
     GUx,
     HAx,
     MUx,
+    Table,
     job,
     take,
 )
-
 from heistbench.envs.big_score import components as C
 from heistbench.envs.big_score import kernel as K
 

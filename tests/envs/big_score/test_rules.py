@@ -13,7 +13,6 @@ from big_score_helpers import (
     GOLD,
     HA,
     KEY,
-    MU,
     PASS,
     ROB,
     SILVER,
@@ -26,7 +25,6 @@ from big_score_helpers import (
     job,
     take,
 )
-
 from heistbench.envs.big_score import components as C
 from heistbench.envs.big_score import kernel as K
 from heistbench.envs.big_score_v0 import Game
@@ -190,7 +188,7 @@ def test_draft_direction_and_last_card():
         assert s.phase[0] == K.DRAFT
         before = s.hands[0].copy()
         picks = []
-        for seat in range(3):
+        for _ in range(3):
             k = int(np.flatnonzero(s.legal_action_mask[0])[0])
             picks.append(k)
             game.step(s, np.array([k]))
