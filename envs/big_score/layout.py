@@ -185,6 +185,7 @@ class Encoder:
     def __call__(self, s: BigScoreState, me: np.ndarray) -> np.ndarray:
         ACT2, BOSS_OPTION, JOAT, ROB_FLEE = self.phases  # noqa: N806
         g, n = self.game, self.n
+        acting = s.current_player == me
         B = s.batch_size
         k = self.consts(B)
         act2 = s.stage >= ACT2
@@ -192,21 +193,22 @@ class Encoder:
         seats = np.arange(n)
         # per seat: the public row (the layout's player block, then cards and JoAT tokens
         # revealed per job position) and the private row (the layout's "me" fields)
-        drawn = np.where((s.phase == ROB_FLEE)[:, None] | ~a2, -1, s.drawn)
-        # starting options open together: until then only my own choice is shown
-        hidden = (s.phase == BOSS_OPTION)[:, None] & (seats != me[:, None])
+        # this round's draws show once the fists open; starting options likewise, but for
+        # my own; a JoAT fist only to its owner (the private row)
+        drawn = (s.drawn + 1) * (act2 & (s.phase != ROB_FLEE))[:, None]
+        shown = (s.phase != BOSS_OPTION)[:, None] | (seats == me[:, None])
         hand = s.hands + s.ahand
-        joat_shown = np.where((s.phase == JOAT)[:, None] & s.committed, s.joat_pending + 1, 0)
+        joat_shown = (s.joat_pending + 1) * ((s.phase == JOAT)[:, None] & s.committed)
         z1, z2, z5 = k["z1"], k["z2"], k["z5"]
         rows = np.concatenate([
             k["one"], ((seats == s.first_player[:, None]) & a2)[..., None], s.cash[..., None],
             s.payout, self.boss_token[s.boss][..., None], z2,
-            np.where(hidden, 0, s.boss_choice + 1)[..., None], z1, s.joat[..., None],
+            ((s.boss_choice + 1) * shown)[..., None], z1, s.joat[..., None],
             s.train_public[..., :1] + 1, z5, s.train_public[..., 1:],
             hand.sum(axis=2, dtype=np.int16)[..., None],
             s.picks.sum(axis=2, dtype=np.int16)[..., None], s.ability[..., None] + 1, z5,
-            s.ability_used[..., None], np.where(a2, s.status + 1, 0)[..., None], z2,
-            s.vault_pile, (drawn + 1)[..., None], k["z9"], s.committed[..., None],
+            s.ability_used[..., None], ((s.status + 1) * a2)[..., None], z2,
+            s.vault_pile, drawn[..., None], k["z9"], s.committed[..., None],
             s.contrib, s.joat_rev,
             # private
             hand, s.picks, s.pick_pending[..., None] + 1, k["z11"],
@@ -229,12 +231,11 @@ class Encoder:
         raw = np.concatenate([
             k["head"], col((s.stage == 1) | (s.stage == 3)), col(s.draft_step), col(s.missing),
             col(np.minimum(s.act2_round, 30)), col(s.stage + 1), k["m5"],
-            col(np.where(s.current_player == me, s.phase + 1, 1)), k["m9"],
-            col(np.where(s.phase == JOAT, s.cur_job + 1, 0)), k["m5"],
+            col(s.phase * acting + 1), k["m9"], col((s.cur_job + 1) * (s.phase == JOAT)), k["m5"],
             jobs.reshape(B, -1), players.reshape(B, -1),
             col(s.cops_track), col((g.cops_to_bust - s.cops_track) * act2), s.vault_floor, bag,
             col(total), k["m1"], s.crew_revealed, s.jobs_seen, col(C.CREW_DECK_SIZE - s.crew_ptr),
-            col(np.where(s.current_player == me, s.cur_kind + 1, 0)), k["m11"],
+            col((s.cur_kind + 1) * acting), k["m11"],
             picked[B * n:, self.public:], col(score_now), col(at_risk)],
             axis=1, dtype=np.int16)
         out = self.layout.encode(raw, self.pool.zeros((B, self.layout.size)))
