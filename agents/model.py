@@ -125,7 +125,7 @@ class ModelPolicy(Policy):
         """Unmasked action logits [B, A]."""
         torch = self._torch
         net = self.net
-        with torch.no_grad():
+        with torch.inference_mode():
             x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
             features = net.extract_features(x, net.pi_features_extractor)
             return net.action_net(net.mlp_extractor.forward_actor(features)).numpy()

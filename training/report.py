@@ -52,8 +52,7 @@ def evaluation_rows(spec: str, game: str | Game | None, players: int | None, vs:
                      opponent_name=v, version=version) for v in vs]
     if sanity:
         for a, b in (("random", "heuristic"), ("heuristic", "heuristic")):
-            if (a, b) != (spec, vs[0] if len(vs) == 1 else None):
-                rows.append(evaluate(g, make_policy(a, g, seed=seed + 2),
-                                     make_policy(b, g, seed=seed + 3), games,
-                                     name=f"{a} (sanity)", opponent_name=b, version=version))
+            rows.append(evaluate(g, make_policy(a, g, seed=seed + 2),
+                                 make_policy(b, g, seed=seed + 3), games,
+                                 name=f"{a} (sanity)", opponent_name=b, version=version))
     return rows

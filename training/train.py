@@ -137,7 +137,9 @@ class SelfPlayCallback(BaseCallback):
             self.logger.record(f"eval/margin_vs_{r.opponent}", r.mean_margin)
         self.history.append(entry)
         if rows:
-            self.log(f"[eval @ {self.num_timesteps:,}] " + ", ".join(
+            train_s = time.perf_counter() - self.t0 - self.eval_seconds
+            sps = self.num_timesteps / max(train_s, 1e-9)
+            self.log(f"[eval @ {self.num_timesteps:,} steps, {sps:,.0f} steps/s] " + ", ".join(
                 f"vs {r.opponent}: {100 * r.win_rate:.1f}% [{100 * r.ci_low:.1f}, "
                 f"{100 * r.ci_high:.1f}]" for r in rows))
         self.eval_seconds += time.perf_counter() - t
