@@ -333,6 +333,7 @@ class BigScoreGame(Game):
         done = closed[last]
         s.picks[done] += s.hands[done]
         s.hands[done] = 0
+        s.pick_pending[done] = -1
         self._pickup_and_assign(s, done)
 
     def _pickup_and_assign(self, s: BigScoreState, idx: np.ndarray) -> None:
@@ -397,6 +398,7 @@ class BigScoreGame(Game):
                     s.crew_revealed[g, card] += 1
                     t = C.KIND_TYPE[card]
                     s.inside[g, p[im]] = t
+                    s.pile[g, p[im], t] += 1  # the card joins the common face-up pile
                     useful = req[im, t] > have[im, t]
                     missing[im] -= useful
             eligible = participants & (s.joat[idx] > 0)
@@ -461,8 +463,12 @@ class BigScoreGame(Game):
         s.returned[idx] = 0
         s.cur_job[idx] = 0
         more = s.stage[idx] < ROUND3
-        s.job_status[idx[~more]] = EMPTY
-        s.jobs[idx[~more]] = -1
+        # Act II: the jobs and everything about them are set aside
+        over = idx[~more]
+        s.job_status[over] = EMPTY
+        s.jobs[over] = -1
+        s.pile[over] = s.contrib[over] = s.joat_rev[over] = 0
+        s.inside[over] = -1
         self._round_setup(s, idx[more])
         self._act2_setup(s, idx[~more])
 

@@ -34,6 +34,7 @@ class HeistAECEnv(AECEnv, EzPickle):
                              f"allowed: None, {', '.join(self.metadata['render_modes'])}")
         self.render_mode = render_mode
         self.game = self.game_cls(**options)
+        self.reveal_all = self.game.reveal_hidden  # the oracle option shows every seat
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -122,13 +123,19 @@ class HeistAECEnv(AECEnv, EzPickle):
         return {"observation": obs, "action_mask": mask}
 
     def render(self) -> str | None:
+        """The public table plus the private view of the agent to act (so a render shown
+        during play gives nothing away); once the game is over, everything. The full state
+        at any time: `env.unwrapped.game.render(env.unwrapped.state)`."""
         if self.render_mode is None:
             import gymnasium
 
             gymnasium.logger.warn("render() called without a render_mode; pass "
                                   "render_mode='ansi' or 'human' to env().")
             return None
-        text = self.game.render(self.state, 0)
+        st = self.state
+        over = bool(st.terminated[0] or st.truncated[0])
+        seat = None if over or self.reveal_all else int(st.current_player[0])
+        text = self.game.render(st, 0, player=seat)
         if self.render_mode == "human":
             print(text)
             return None

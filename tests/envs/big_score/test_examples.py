@@ -327,6 +327,8 @@ def test_inside_man_completes_the_apartment():
     assert s.cash[0].tolist() == [22, 22]
     assert t.at_cleanup.inside[0, 0] == C.GUN_MAN
     assert t.at_cleanup.job_status[0, 0] == K.SUCCESS
+    # the Inside Man card lies face-up in the common pile with the players' cards
+    assert t.at_cleanup.pile[0, 0].tolist() == [1, 0, 0, 1, 0, 1]
 
 
 def test_inside_man_off_type_then_two_tokens():

@@ -286,3 +286,36 @@ def test_a_random_batch_never_leaves_the_rules():
             game.step(s, a)
         assert not s.truncated.any()
         assert (s.steps < 1720).all()  # the specification's bound for 6 players
+
+
+def test_views_forget_what_the_rules_set_aside():
+    """The closed draft window's pick and, in Act II, the round-3 jobs leave the observation."""
+    game = Game(num_players=3, boss_option_mode="cash")
+    s = game.init(np.arange(8))
+    rng = np.random.default_rng(0)
+    seen_assign = seen_act2 = False
+    while not s.done.all():
+        for p in range(3):
+            f = game.obs_fields(game.observe(s, p))
+            in_assign = s.phase == K.ASSIGN
+            assert not f["me.pending_pick"][in_assign].any()
+            in_act2 = s.stage == K.ACT2
+            for name in ("job.req", "job.pile", "job.contrib", "job.joat", "job.inside_man"):
+                assert not f[name][in_act2].any(), name
+            seen_assign |= in_assign.any()
+            seen_act2 |= in_act2.any()
+        a = np.argmax(np.where(s.legal_action_mask, rng.random(s.legal_action_mask.shape), -1),
+                      axis=1)
+        game.step(s, a)
+    assert seen_assign and seen_act2
+
+
+def test_env_render_shows_only_the_acting_players_cards():
+    from heistbench.envs import big_score_v0
+
+    env = big_score_v0.raw_env(num_players=3, render_mode="ansi", boss_option_mode="cash")
+    env.reset(seed=2)
+    text = env.render()
+    me = env.agent_selection
+    assert f"{me} hand" in text
+    assert sum(f"player_{p} hand" in text for p in range(3)) == 1
