@@ -86,7 +86,11 @@ class BigScoreHeuristic(Policy):
     # -- setup --------------------------------------------------------------------------------
     def _boss(self, f: dict, mask: np.ndarray) -> np.ndarray:
         token = f["player.boss_token"][:, 0].argmax(axis=1)
-        return np.where(token == C.HARD_DRIVE, A_BOSS_CASH, A_BOSS_TOKEN)
+        cash = f["player.boss_cash"][:, 0, 0] * 10
+        # an Artifact or a Diamond is worth at least its face value of $30K (a Diamond more
+        # with the next ones); a locked Hard Drive is worth nothing without a Key
+        value = np.where(token == C.HARD_DRIVE, 0, 3)
+        return np.where(value >= cash, A_BOSS_TOKEN, A_BOSS_CASH)
 
     # -- Act I --------------------------------------------------------------------------------
     def _job_needs(self, f: dict) -> tuple[np.ndarray, np.ndarray]:

@@ -54,6 +54,27 @@ BOSS_NAMES = ("The Dragon", "Le Femme", "The Bull", "The Mamba", "The Brute", "T
 BOSS_TOKEN = np.array([DIAMOND, ARTIFACT, HARD_DRIVE, DIAMOND, ARTIFACT, HARD_DRIVE])
 BOSS_CASH = np.array([3, 3, 3, 3, 3, 3])
 
+PAYOUT_KEYS = ("artifact", "diamond", "hard_drive")
+
+
+def valid_boss_options(options) -> bool:
+    """Six (token, cash) pairs: token a payout-token name, cash a non-negative int."""
+    try:
+        return len(options) == len(BOSS_NAMES) and all(
+            tok in PAYOUT_KEYS and isinstance(cash, int) and 0 <= cash <= 100
+            for tok, cash in options)
+    except (TypeError, ValueError):
+        return False
+
+
+def boss_option_table(options) -> tuple[np.ndarray, np.ndarray]:
+    """(token per boss, cash per boss) from the `boss_options` option (None = defaults)."""
+    if options is None:
+        return BOSS_TOKEN, BOSS_CASH
+    return (np.array([PAYOUT_KEYS.index(t) for t, _ in options]),
+            np.array([c for _, c in options]))
+
+
 ABILITY_NAMES = ("con_man", "driver", "grease_man", "gun_man", "hacker", "muscle")
 
 

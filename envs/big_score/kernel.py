@@ -139,6 +139,11 @@ class BigScoreGame(Game):
         "boss_option_mode": Option("choose", "starting option: chosen by each player (a "
                                    "secret choice), or fixed to token / cash, or random",
                                    ("choose", "token", "cash", "random")),
+        "boss_options": Option(None, "starting options of the 6 boss boards: 6 pairs (token, "
+                               "cash) with token 'artifact', 'diamond' or 'hard_drive' and cash "
+                               "in $10K (None = the reconstructed table)",
+                               check=lambda v: v is None or C.valid_boss_options(v),
+                               allowed="None or 6 (token, cash) pairs"),
         "boss_assignment": Option("fixed", "seat i plays boss i ('fixed') or a random "
                                   "permutation", ("fixed", "random")),
         "job_table": Option("reconstructed_v1", "job cards: a table name or a CSV path",
@@ -159,6 +164,7 @@ class BigScoreGame(Game):
                              "(more Inside Man draws would exhaust the 90-card crew deck); "
                              f"got num_players={n}")
         self.jobs = C.load_job_table(o["job_table"])
+        self.boss_token, self.boss_cash = C.boss_option_table(o["boss_options"])
         self.hand_size = C.HAND_SIZE[n]
         self.inside_man = (n == 2) if o["inside_man"] is None else o["inside_man"]
         self.joat_per_player = o["joat_per_player"] or (2 if n == 2 else 1)
@@ -230,12 +236,12 @@ class BigScoreGame(Game):
     def _take_boss_options(self, s: BigScoreState, idx: np.ndarray) -> None:
         """RB › Setup 8: each player takes the token or the cash shown on his board."""
         choice = s.boss_choice[idx]
-        token = C.BOSS_TOKEN[s.boss[idx]]
+        token = self.boss_token[s.boss[idx]]
         n = self.num_players
         for p in range(n):
             took_token = choice[:, p] == 0
             s.payout[idx[took_token], p, token[took_token, p]] += 1
-            s.cash[idx, p] += np.where(choice[:, p] == 1, C.BOSS_CASH[s.boss[idx, p]], 0)
+            s.cash[idx, p] += np.where(choice[:, p] == 1, self.boss_cash[s.boss[idx, p]], 0)
         self._round_setup(s, idx)
 
     # -- windows: simultaneous secret choices, serialized ---------------------------------------

@@ -54,6 +54,7 @@ def build_observation_layout() -> ObservationLayout:
             F("cash", 1, "cash tokens ($10K)", 100),
             F("payout", 3, "Act I Artifacts, Diamonds, Hard Drives", 10),
             H("boss_token", 3, "payout token of the boss board's starting option"),
+            F("boss_cash", 1, "cash of the boss board's starting option ($10K)", 10),
             H("boss_choice", 2, "starting option taken: token, cash"),
             F("joat", 1, "unused JoAT tokens", 2),
             H("training_type", 6, "crew type of the last revealed Training pile"),
@@ -156,7 +157,8 @@ class Encoder:
         self.player_block = (col["vault.cops_on_track"] - col["player.present"]) // SLOTS
         self.public = self.player_block + 12  # + cards and JoAT revealed per job position
         self.rel_table = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # me -> slots
-        self.boss_token = (1 + C.BOSS_TOKEN).astype(np.int16)
+        self.boss_token = (1 + game.boss_token).astype(np.int16)
+        self.boss_cash = game.boss_cash.astype(np.int16)
         self.head = np.zeros(9, np.int16)  # meta.num_players, meta.flags
         self.head[0] = n
         self.head[6:] = [game.simple, bool(game.ability_on.any()), game.inside_man]
@@ -202,7 +204,7 @@ class Encoder:
         z1, z2, z5 = k["z1"], k["z2"], k["z5"]
         rows = np.concatenate([
             k["one"], ((seats == s.first_player[:, None]) & a2)[..., None], s.cash[..., None],
-            s.payout, self.boss_token[s.boss][..., None], z2,
+            s.payout, self.boss_token[s.boss][..., None], z2, self.boss_cash[s.boss][..., None],
             ((s.boss_choice + 1) * shown)[..., None], z1, s.joat[..., None],
             s.train_public[..., :1] + 1, z5, s.train_public[..., 1:],
             hand.sum(axis=2, dtype=np.int16)[..., None],

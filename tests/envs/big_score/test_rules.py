@@ -319,3 +319,18 @@ def test_env_render_shows_only_the_acting_players_cards():
     me = env.agent_selection
     assert f"{me} hand" in text
     assert sum(f"player_{p} hand" in text for p in range(3)) == 1
+
+
+def test_boss_options_can_be_replaced():
+    opts = [("artifact", 5), ("diamond", 2), ("hard_drive", 3), ("diamond", 3),
+            ("artifact", 3), ("hard_drive", 4)]
+    game = Game(num_players=2, boss_options=opts)
+    s = game.init(np.array([0]))
+    game.step(s, np.array([26]))  # seat 0 (boss 0) takes the cash
+    game.step(s, np.array([25]))  # seat 1 (boss 1) takes the token
+    assert s.cash[0].tolist() == [25, 20]
+    assert s.payout[0, 1].tolist() == [0, 1, 0]
+    f = game.obs_fields(game.observe(s, 0))
+    np.testing.assert_allclose(f["player.boss_cash"][0, :2, 0], [0.5, 0.2])
+    with pytest.raises(ValueError, match="boss_options"):
+        Game(boss_options=[("gold", 3)] * 6)
