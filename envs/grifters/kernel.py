@@ -52,10 +52,12 @@ SKILL_OH_F = C.SKILL_OH.astype(np.float32)
 JOB_SIZE = C.JOB_SIZE.astype(np.int16)
 EYE4 = np.eye(4, dtype=np.float32)
 PLAYERS_OH = np.eye(3, dtype=np.float32)  # the num_players field, rows for 2, 3, 4
-# observation scale of each per-player field (hand size and score are capped at 30 and 100)
+# observation scale of each per-player field (hand size, score and turns are capped at 30, 100
+# and 100)
 BLOCK_SCALE = {"stash": 1 / 75, "hand_size": 1 / 30, "known_hand": 1 / 3, "night1": 1 / 3,
                "night2": 1 / 3, "night3": 1 / 3, "night_isk": 1 / 3, "refresh": 1 / 3,
-               "jobs": 1.0, "jobs_by_colour": 1 / 4, "score": 1 / 100}
+               "jobs": 1.0, "jobs_by_colour": 1 / 4, "score": 1 / 100, "turns_taken": 1 / 100,
+               "start_player": 1.0, "active": 1.0}
 IM = C.INSIDE_MAN
 JOB_ORDER = np.array([j[1] - 1 for j in C.JOBS], np.int8)
 JOB_STACK_OH = np.eye(C.NUM_STACKS, dtype=np.float32)[C.JOB_STACK]  # [20, 5]
@@ -265,8 +267,14 @@ class GriftersGame(Game):
         return g[n == 1] if self.auto_forced else g[:0]
 
     def _end_games(self, s: GriftersState, g: np.ndarray) -> None:
-        """"The game ends immediately": nothing after the triggering primitive resolves."""
+        """"The game ends immediately": nothing after the triggering primitive resolves.
+
+        The staged cards (the card played, a Middle Man's or Thug's partner, an abducted card)
+        are the active player's and were about to enter Night One: they go there now, so the
+        final state is complete without the active seat, which `_finish` clears.
+        """
         if g.size:
+            self._place_staging(s, g, s.current_player[g].astype(np.int64))
             s.dec[g] = NONE
             self._finish(s, g)
 
@@ -450,12 +458,14 @@ class GriftersGame(Game):
         """Draw one card per game (reshuffling the discard pile if needed).
 
         Returns (card types, games that ended because deck and discard pile are now empty).
+        Card types are -1 where deck and discard pile were already empty: no card is dealt
+        (normal play ends the game before that; crafted states can reach it).
         """
         re = g[(s.deck_len[g] == 0) & (s.discard[g].sum(axis=1) > 0)]
         if re.size:
             self._reshuffle(s, re)
         top = s.deck_len[g].astype(np.int64) - 1
-        t = s.deck[g, np.maximum(top, 0)].astype(np.int64)
+        t = np.where(top >= 0, s.deck[g, np.maximum(top, 0)], -1).astype(np.int64)
         s.deck_len[g] = np.maximum(top, 0)
         ended = (s.deck_len[g] == 0) & (s.discard[g].sum(axis=1) == 0)
         return t, ended
@@ -481,7 +491,8 @@ class GriftersGame(Game):
             if live.size == 0:
                 break
             t, ended = self._draw(s, live)
-            s.hand[live, s.current_player[live].astype(np.int64), t] += 1
+            d = t >= 0
+            s.hand[live[d], s.current_player[live[d]].astype(np.int64), t[d]] += 1
             self._end_games(s, live[ended])
         g = g[~s.terminated[g]]
         s.pc[g] += 1
@@ -493,7 +504,8 @@ class GriftersGame(Game):
             if live.size == 0:
                 break
             t, ended = self._draw(s, live)
-            s.mm_draw[live, t] += 1
+            d = t >= 0
+            s.mm_draw[live[d], t[d]] += 1
             e = live[ended]
             if e.size:  # the game is over: the drawn cards stay with the player
                 s.hand[e, s.current_player[e].astype(np.int64)] += s.mm_draw[e]
@@ -719,7 +731,7 @@ class GriftersGame(Game):
         elif dec == FALLGUY_PICK:
             m[:, cards] = (s.hand[g, me] > 0) & ~C.COPIER
         elif dec == THUG_PARTNER:
-            m[:, cards] = s.hand[g, me] > 0
+            m[:, cards] = self._thug_partners(s, g, me) > 0
         elif dec == THUG_SKILL:
             m[:, A_SKILL:A_SKILL + 3] = True
         elif dec == MIDDLEMAN_PICK:
@@ -747,6 +759,17 @@ class GriftersGame(Game):
             m[:, cards] = s.hand[g, me] > 0
             m[:, A_PASS] = True
         return m
+
+    @staticmethod
+    def _thug_partners(s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
+        """int [n, 19]: hand cards that may partner the Thug. When a Fall Guy copies the
+        Thug (a Fall Guy staged and no Thug: every other way to run the Thug stages one), the
+        copied Thug stays in hand (D4), so one Thug is held back."""
+        hand = s.hand[g, me].astype(np.int16)
+        copied = (s.prog[g] == C.THUG_T) & (s.staging[g, C.FALL_GUY] > 0) & \
+            (s.staging[g, C.THUG_T] == 0)
+        hand[:, C.THUG_T] -= copied
+        return hand
 
     @staticmethod
     def _space_full(s: GriftersState, g: np.ndarray) -> np.ndarray:
@@ -823,7 +846,11 @@ class GriftersGame(Game):
         return {"isk": isk, "cards": cards, "jobs": (s.job_owner != -2).sum(axis=1)}
 
     def specialists(self, s: GriftersState) -> np.ndarray:
-        """int [B, N]: cards a player holds in hand, Hideout, Refresh Area and staging."""
+        """int [B, N]: cards a player holds in hand, Hideout, Refresh Area and staging.
+
+        Staging belongs to the active player; a game that ends mid-play has already moved
+        it into that player's Night One (`_end_games`), so finished games need no active seat.
+        """
         n = (s.hand.sum(axis=2, dtype=np.int64) + s.night.sum(axis=(2, 3), dtype=np.int64)
              + s.refresh.sum(axis=2, dtype=np.int64))
         B = s.batch_size
@@ -874,6 +901,10 @@ class GriftersGame(Game):
         feat[:, :, o["jobs_by_colour"]:o["jobs_by_colour"] + 5] = by_colour
         feat[:, :, o["score"]] = np.minimum(
             s.stash + np.take(C.SET_BONUS, by_colour).sum(axis=2), 100)
+        feat[:, :, o["turns_taken"]] = np.minimum(s.turns_taken, 100)
+        seat = np.arange(N)[None, :]
+        feat[:, :, o["start_player"]] = seat == s.start_player[:, None]
+        feat[:, :, o["active"]] = seat == s.current_player[:, None]  # none once over
         q = (seats[:, None] + np.arange(N)) % N
         blocks = np.take(feat.reshape(B * N, -1), (b[:, None] * N + q).ravel(), axis=0)
         region = out[:, self._block_start:self._block_start + N * self._block_size]
@@ -1031,6 +1062,9 @@ def _observation_layout(n: int) -> ObservationLayout:
         Field("jobs", 20, "1 per completed Job owned"),
         Field("jobs_by_colour", 5, "completed Jobs per colour / 4"),
         Field("score", 1, "current score (Stash + set bonus) / 100, capped at 1"),
+        Field("turns_taken", 1, "turns this player has completed / 100, capped at 1"),
+        Field("start_player", 1, "1 if this player is the start player"),
+        Field("active", 1, "1 if this player is acting now (0 for all once the game is over)"),
     )
     return ObservationLayout([
         Field("num_players", 3, "one-hot over 2, 3, 4 players"),
@@ -1040,8 +1074,8 @@ def _observation_layout(n: int) -> ObservationLayout:
         Field("turn", 1, "turns played / 200, capped at 1"),
         Field("my_first_turn", 1, "1 if I have not taken a turn yet"),
         Field("job_status", 80, "per Job 0-19: one-hot out of game / in stack / top / completed"),
-        Field("my_hand", 19, "my hand per card type / 3"),
         Block("player", n, per_player, "per player, clockwise from me (0 = me)"),
+        Field("my_hand", 19, "my hand per card type / 3"),
         Field("decision", 17, "one-hot pending decision type (zeros unless it is mine)"),
         Field("effect_card", 19, "one-hot card type whose action is resolving"),
         Field("job_in_progress", 20, "one-hot Job being completed"),

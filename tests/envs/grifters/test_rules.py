@@ -18,7 +18,7 @@ STACK, PLAYER, NIGHT, PAIR, SKILL, JOB, PASS = 19, 24, 28, 31, 34, 37, 57
 def test_layouts_match_the_spec():
     for n in (2, 3, 4):
         g = grifters_v0.Game(num_players=n)
-        assert g.obs_size == 250 + 126 * n and g.num_actions == 58
+        assert g.obs_size == 250 + 129 * n and g.num_actions == 58
     names = [g.action_name(a) for a in range(58)]
     assert len(set(names)) == 58 and names[22] == "job stack YELLOW" and names[57] == "pass"
 
@@ -172,3 +172,124 @@ def test_random_play_invariants_per_card_type(n):
         mask = s.legal_action_mask
         g.step(s, (r.random(mask.shape) * mask).argmax(1))
     assert not s.truncated.any() and s.steps.max() * 3 <= g.max_steps
+
+
+def _final(g, s):
+    """rank keys, winners, rewards and P0's fewest-Specialists count of a finished game."""
+    assert s.terminated[0] and s.current_player[0] == -1 and s.staging[0].sum() == 0
+    return g.rank_keys(s)[0], g.winners(s)[0].tolist(), s.rewards[0].tolist()
+
+
+def test_a_thief_ending_the_game_counts_among_its_players_specialists():
+    g, s = blank(2)
+    s.hand[0, 0] = cards(MM, THIEF, PP)
+    s.known[:] = s.hand
+    s.coffers[0] = 1
+    s.stash[0] = (2, 3)
+    before = g.conserved(s)
+    begin(g, s)
+    play(g, s, THIEF)
+    keys, win, rewards = _final(g, s)
+    assert s.stash[0].tolist() == [3, 3] and g.specialists(s)[0].tolist() == [3, 3]
+    assert (s.night[0, 0, 0] == cards(THIEF)).all()  # placed where the play puts it
+    # a full tie up to the turns: the later seat from the start player (P1) wins [D17]
+    assert keys[1] > keys[0] and win == [False, True] and rewards == [-1.0, 1.0]
+    assert all((g.conserved(s)[k] == v).all() for k, v in before.items())
+    final = g.obs_fields(g.observe(s, 0))
+    assert final["player.night1"][0, 0, THIEF] * 3 == 1
+
+
+def test_an_abducted_card_ending_the_game_counts_for_the_abductor():
+    g, s = blank(2)
+    s.night[0, 1, 1] = cards(SAFE)
+    s.hand[0, 0] = cards(IM, MM, THIEF, PP)
+    s.known[:] = s.hand
+    s.coffers[0] = 2
+    s.stash[0] = (1, 3)
+    begin(g, s)
+    play(g, s, IM, PLAYER + 1, NIGHT + 1, SAFE)
+    keys, win, rewards = _final(g, s)
+    assert s.stash[0].tolist() == [3, 3] and s.coffers[0] == 0
+    assert (s.night[0, 0, 0] == cards(SAFE)).all() and (s.night[0, 1, 1] == cards(IM)).all()
+    assert g.specialists(s)[0].tolist() == [4, 4]  # 3 in hand + the Safecracker each side
+    assert keys[1] > keys[0] and win == [False, True] and rewards == [-1.0, 1.0]
+
+
+def test_a_middle_man_team_ending_the_game_counts_both_cards():
+    g, s = blank(2)
+    s.night[0, 0, 2] = cards(THIEF)  # reaches the Refresh Area at Advance Time
+    s.hand[0, 0] = cards(MIDDLE, MM, PP)
+    s.known[:] = s.hand
+    s.coffers[0] = 2
+    s.stash[0] = (1, 3)
+    begin(g, s)
+    play(g, s, MIDDLE, THIEF)
+    keys, win, rewards = _final(g, s)
+    assert (s.night[0, 0, 0] == cards(MIDDLE, THIEF)).all()
+    assert g.specialists(s)[0].tolist() == [4, 3]
+    assert keys[1] > keys[0] and win == [False, True] and rewards == [-1.0, 1.0]
+
+
+def test_fall_guy_copying_a_thug_keeps_the_copied_thug_in_hand():
+    def state(*hand):
+        g, s = blank(2)
+        s.night[0, 1, 0] = cards(PP)  # one lone brawn card
+        s.stash[0] = (3, 5)
+        s.hand[0, 0] = cards(FG, *hand)
+        begin(g, s)
+        play(g, s, FG, THUG)
+        return g, s
+
+    g, s = state(THUG)  # no partner left: fizzles like a Thug with an empty hand [D8, D11]
+    assert s.current_player[0] == 1 and s.stash[0].tolist() == [3, 5]
+    assert (s.night[0, 0, 0] == cards(FG)).all() and (s.hand[0, 0] == cards(THUG)).all()
+    g, s = state(THUG, THIEF)
+    assert decision(s) == K.THUG_PARTNER and legal(s) == {THIEF}
+    g, s = state(THUG, THUG)  # a second Thug may partner; the copied one stays
+    assert decision(s) == K.THUG_PARTNER and legal(s) == {THUG}
+    play(g, s, THUG)
+    assert s.stash[0].tolist() == [4, 4]
+    assert (s.night[0, 0, 0] == cards(FG, THUG)).all() and (s.hand[0, 0] == cards(THUG)).all()
+
+
+def test_a_played_thug_may_still_partner_a_thug():
+    g, s = blank(2)
+    s.hand[0, 0] = cards(THUG, THUG)
+    begin(g, s)
+    play(g, s, THUG)
+    assert decision(s) == K.THUG_PARTNER and legal(s) == {THUG}
+
+
+def test_drawing_with_no_cards_left_deals_nothing_and_ends():
+    g, s = blank(2)
+    s.deck_len[0] = 0
+    s.discard[0] = 0
+    s.hand[0, 0] = cards(RECRUITER)
+    begin(g, s)
+    play(g, s, RECRUITER)
+    assert s.terminated[0] and s.hand[0, 0].sum() == 0
+    assert (s.night[0, 0, 0] == cards(RECRUITER)).all() and s.deck_len[0] == 0
+    g, s = blank(2)
+    s.deck_len[0] = 0
+    s.discard[0] = 0
+    s.hand[0, 0] = cards(MM)
+    begin(g, s)
+    play(g, s, MM)
+    assert s.terminated[0] and s.mm_draw[0].sum() == 0 and s.hand[0, 0].sum() == 0
+
+
+def test_observation_shows_turns_start_player_and_active_seat():
+    g, s = blank(3)
+    s.turns_taken[0] = (4, 3, 3)
+    s.start_player[0] = 1
+    s.hand[0, 0] = cards(CON)
+    begin(g, s)
+    f = g.obs_fields(g.observe(s, 2))  # out of turn: blocks are P2, P0, P1
+    assert f["player.turns_taken"][0, :, 0].tolist() == pytest.approx([0.03, 0.04, 0.03])
+    assert f["player.start_player"][0, :, 0].tolist() == [0, 0, 1]
+    assert f["player.active"][0, :, 0].tolist() == [0, 1, 0]
+    assert f["decision"].sum() == 0
+    s.coffers[0] = 1
+    play(g, s, CON)
+    assert s.terminated[0]
+    assert g.obs_fields(g.observe(s, 0))["player.active"].sum() == 0
