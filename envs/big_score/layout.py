@@ -156,7 +156,10 @@ class Encoder:
         self.p_cop = col["vault.p_cop"]
         self.player_block = (col["vault.cops_on_track"] - col["player.present"]) // SLOTS
         self.public = self.player_block + 12  # + cards and JoAT revealed per job position
-        self.rel_table = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # me -> slots
+        # me -> the seat in each relative slot (slots past the player count are empty)
+        self.rel_table = (np.arange(n)[:, None] + np.arange(SLOTS)[None, :]) % n
+        self.row_width = self.public + col["me.score_now"] - col["me.hand"]
+        self.job_width = (col["player.present"] - col["job.req"]) // 6
         self.boss_token = (1 + game.boss_token).astype(np.int16)
         self.boss_cash = game.boss_cash.astype(np.int16)
         self.head = np.zeros(9, np.int16)  # meta.num_players, meta.flags
@@ -178,10 +181,10 @@ class Encoder:
             c = self._consts[B] = {
                 "ar": np.arange(B), "base": np.arange(B) * n, "one": np.ones((B, n, 1), np.int16),
                 "z1": Z(B, n, 1), "z2": Z(B, n, 2), "z5": Z(B, n, 5), "z9": Z(B, n, 9),
-                "z11": Z(B, n, 11), "pad_p": Z(B, SLOTS - n, self.player_block),
-                "pad_j": Z(B, SLOTS - n, 12), "j4": Z(B, 6, 4), "j5": Z(B, 6, 5),
+                "z11": Z(B, n, 11), "j4": Z(B, 6, 4), "j5": Z(B, 6, 5),
+                "empty_slot": np.broadcast_to(np.arange(SLOTS) >= n, (B, SLOTS)),
                 "head": np.broadcast_to(self.head, (B, 9)), "m5": Z(B, 5), "m9": Z(B, 9),
-                "m11": Z(B, 11), "m1": Z(B, 1)}
+                "m11": Z(B, 11), "m1": Z(B, 1), "m2": Z(B, 2)}
         return c
 
     def __call__(self, s: BigScoreState, me: np.ndarray) -> np.ndarray:
@@ -200,9 +203,11 @@ class Encoder:
         drawn = (s.drawn + 1) * (act2 & (s.phase != ROB_FLEE))[:, None]
         shown = (s.phase != BOSS_OPTION)[:, None] | (seats == me[:, None])
         hand = s.hands + s.ahand
-        joat_shown = (s.joat_pending + 1) * ((s.phase == JOAT)[:, None] & s.committed)
         z1, z2, z5 = k["z1"], k["z2"], k["z5"]
-        rows = np.concatenate([
+        # large intermediates go into pooled buffers: fresh ones would cost page faults
+        rows = self.pool.empty((B * n + 1, self.public), np.int16)
+        rows[-1] = 0  # the row of an empty slot
+        np.concatenate([
             k["one"], ((seats == s.first_player[:, None]) & a2)[..., None], s.cash[..., None],
             s.payout, self.boss_token[s.boss][..., None], z2, self.boss_cash[s.boss][..., None],
             ((s.boss_choice + 1) * shown)[..., None], z1, s.joat[..., None],
@@ -211,36 +216,40 @@ class Encoder:
             s.picks.sum(axis=2, dtype=np.int16)[..., None], s.ability[..., None] + 1, z5,
             s.ability_used[..., None], ((s.status + 1) * a2)[..., None], z2,
             s.vault_pile, drawn[..., None], k["z9"], s.committed[..., None],
-            s.contrib, s.joat_rev,
-            # private
-            hand, s.picks, s.pick_pending[..., None] + 1, k["z11"],
-            _pairs(s.assign).reshape(B, n, 48), s.returned, s.rob_pending[..., None] + 1, z1,
-            joat_shown[..., None], z2], axis=2, dtype=np.int16).reshape(B * n, -1)
-        slots = (k["base"][:, None] + self.rel_table[me]).reshape(-1)
-        picked = np.take(rows, np.concatenate([slots, k["base"] + me]), axis=0)
-        public = picked[:B * n].reshape(B, n, -1)
+            s.contrib, s.joat_rev], axis=2, out=rows[:-1].reshape(B, n, -1))
+        # one gather: every observer's six relative slots
+        slots = np.where(k["empty_slot"], B * n, k["base"][:, None] + self.rel_table[me])
+        public = np.take(rows, slots.reshape(-1), axis=0,
+                         out=self.pool.empty((B * SLOTS, self.public), np.int16))
+        public = public.reshape(B, SLOTS, -1)
+        # my private cards and choices
+        mine = k["base"] + me
+        own = lambda x: np.take(x.reshape(B * n, *x.shape[2:]), mine, axis=0)  # noqa: E731
+        joat_shown = (own(s.joat_pending) + 1) * ((s.phase == JOAT) & own(s.committed))
         pb = self.player_block
-        players = np.concatenate([public[:, :, :pb], k["pad_p"]], axis=1)
-        revealed = np.concatenate([public[:, :, pb:self.public], k["pad_j"]], axis=1)
-        jobs = np.concatenate([
+        revealed = public[:, :, pb:self.public]
+        jobs = self.pool.empty((B, 6, self.job_width), np.int16)
+        np.concatenate([
             np.take(self.job_raw, s.jobs, axis=0), (s.job_status + 1)[..., None], k["j4"],
             s.pile, revealed[:, :, :6].transpose(0, 2, 1), revealed[:, :, 6:].transpose(0, 2, 1),
-            (s.inside + 1)[..., None], k["j5"]], axis=2, dtype=np.int16)
+            (s.inside + 1)[..., None], k["j5"]], axis=2, out=jobs)
         bag = s.bag * a2
         total = bag.sum(axis=1)
         score_now, at_risk = self.score_now(s, me)
         col = lambda x: x[:, None]  # noqa: E731
-        raw = np.concatenate([
+        raw = self.pool.empty((B, self.layout.size), np.int16)
+        np.concatenate([
             k["head"], col((s.stage == 1) | (s.stage == 3)), col(s.draft_step), col(s.missing),
             col(np.minimum(s.act2_round, 30)), col(s.stage + 1), k["m5"],
             col(s.phase * acting + 1), k["m9"], col((s.cur_job + 1) * (s.phase == JOAT)), k["m5"],
-            jobs.reshape(B, -1), players.reshape(B, -1),
+            jobs.reshape(B, -1), public[:, :, :pb].reshape(B, -1),
             col(s.cops_track), col((g.cops_to_bust - s.cops_track) * act2), s.vault_floor, bag,
             col(total), k["m1"], s.crew_revealed, s.jobs_seen, col(C.CREW_DECK_SIZE - s.crew_ptr),
             col((s.cur_kind + 1) * acting), k["m11"],
-            picked[B * n:, self.public:], col(score_now), col(at_risk)],
-            axis=1, dtype=np.int16)
-        out = self.layout.encode(raw, self.pool.zeros((B, self.layout.size)))
+            own(s.hands) + own(s.ahand), own(s.picks), col(own(s.pick_pending) + 1), k["m11"],
+            _pairs(own(s.assign)).reshape(B, 48), own(s.returned), col(own(s.rob_pending) + 1),
+            k["m1"], col(joat_shown), k["m2"], col(score_now), col(at_risk)], axis=1, out=raw)
+        out = self.layout.encode(raw, self.pool.empty((B, self.layout.size)))
         out[:, self.p_cop] = bag[:, C.COPS] / np.maximum(total, 1)
         return out
 

@@ -20,13 +20,20 @@ class BufferPool:
         self._bufs: dict[tuple, list[np.ndarray]] = {}
 
     def zeros(self, shape: tuple[int, ...], dtype: type = np.float32) -> np.ndarray:
+        """A zero-filled buffer nobody else holds."""
+        buf = self.empty(shape, dtype)
+        buf.fill(0)
+        return buf
+
+    def empty(self, shape: tuple[int, ...], dtype: type = np.float32) -> np.ndarray:
+        """A buffer nobody else holds, with arbitrary contents (for callers that overwrite
+        every element)."""
         bufs = self._bufs.setdefault((shape, np.dtype(dtype).str), [])
         for buf in bufs:
             # references: the list, the loop variable and getrefcount's argument
             if sys.getrefcount(buf) <= 3:
-                buf.fill(0)
                 return buf
-        buf = np.zeros(shape, dtype)
+        buf = np.empty(shape, dtype)
         if len(bufs) < self.slots:
             bufs.append(buf)
         return buf

@@ -1,0 +1,139 @@
+"""The shared core: counter-based RNG, layouts, options, the state container, buffers."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import numpy as np
+import pytest
+
+from heistbench.envs.core import rng
+from heistbench.envs.core.buffers import BufferPool
+from heistbench.envs.core.layout import (
+    ActionLayout,
+    ActionRange,
+    Block,
+    Field,
+    ObservationLayout,
+)
+from heistbench.envs.core.options import Option, resolve_options
+from heistbench.envs.core.state import BatchState
+
+
+def test_rng_depends_only_on_key_stream_and_counter():
+    keys = rng.seed_keys([3, 4, 3])
+    u = rng.uniform(keys, 1, np.array([0, 0, 0]))
+    assert u[0] == u[2] != u[1]
+    assert (rng.uniform(keys[:1], 1, 0) == u[0]).all()  # alone or in a batch
+    assert rng.uniform(keys, 2, 0)[0] != u[0]  # streams are independent
+    assert ((u >= 0) & (u < 1)).all()
+    with pytest.raises(ValueError, match="seeds"):
+        rng.seed_keys([1.5])
+
+
+def test_rng_is_uniform_enough():
+    u = rng.uniform(rng.seed_keys(np.arange(20000)), 0, 0)
+    hist = np.histogram(u, bins=10, range=(0, 1))[0]
+    assert hist.min() > 1800 and hist.max() < 2200
+
+
+def test_permutations_and_bag_draws():
+    perms = rng.permutations(rng.seed_keys(np.arange(500)), 3, 6)
+    assert (np.sort(perms, axis=1) == np.arange(6)).all()
+    assert len({tuple(p) for p in perms}) > 300  # 720 orders, far from degenerate
+    counts = np.array([[0, 2, 0, 1], [0, 0, 0, 0]])
+    got = rng.draw_from_counts(counts, np.array([0.0, 0.5]))
+    assert got.tolist() == [1, -1]
+    assert rng.draw_from_counts(counts[:1], np.array([0.99]))[0] == 3
+
+
+LAYOUT = ObservationLayout([
+    Field("a", 2, "count", scale=2),
+    Field("b", 3, "one-hot", onehot=True),
+    Block("p", 2, (Field("x", 1, scale=4), Field("y", 2, onehot=True))),
+])
+
+
+def test_layout_views_decode_and_tables():
+    assert LAYOUT.size == 11
+    buf = np.arange(2 * LAYOUT.size).reshape(2, LAYOUT.size)
+    v = LAYOUT.decode(buf)
+    assert v["a"].shape == (2, 2) and v["p.y"].shape == (2, 2, 2)
+    assert v["p.y"][0].tolist() == [[6, 7], [9, 10]]  # a block may end the vector
+    assert LAYOUT.slice_of("p.x", 1) == slice(8, 9)
+    assert [n for n, _ in LAYOUT][:3] == ["a", "b", "p[0].x"]
+    assert "| `p[i].y` |" in LAYOUT.markdown_table()
+    with pytest.raises(ValueError, match="11"):
+        LAYOUT.decode(np.zeros(5))
+
+
+def test_layout_encode_scales_counts_and_expands_onehots():
+    raw = np.zeros((2, LAYOUT.size), np.int16)
+    raw[0, :2] = [2, 4]
+    raw[0, 2] = 2  # b: index 1 hot
+    raw[0, 5], raw[0, 6] = 8, 2  # p[0]: x = 8, y index 1
+    raw[1, 2] = 9  # out of range: nothing hot
+    out = LAYOUT.encode(raw)
+    assert out[0].tolist() == [1, 2, 0, 1, 0, 2, 0, 1, 0, 0, 0]
+    assert out[1].tolist() == [0] * 11
+
+
+def test_action_layout_names_and_errors():
+    acts = ActionLayout([ActionRange("PICK", 3, lambda i: f"pick {i}"),
+                         ActionRange("PASS", 1, lambda i: "pass")])
+    assert acts.size == 4 and acts.name(3) == "pass" and list(acts.ids("PICK")) == [0, 1, 2]
+    with pytest.raises(ValueError, match="out of range"):
+        acts.name(4)
+
+
+def test_options_name_the_culprit():
+    spec = {"mode": Option("a", "mode", ("a", "b")),
+            "n": Option(1, "count", check=lambda v: v > 0, allowed="a positive int")}
+    assert resolve_options("g", spec, {"mode": "b"}) == {"mode": "b", "n": 1}
+    with pytest.raises(ValueError, match="unknown option.*'nn'.*allowed options: mode, n"):
+        resolve_options("g", spec, {"nn": 2})
+    with pytest.raises(ValueError, match="'mode'.*one of 'a', 'b'"):
+        resolve_options("g", spec, {"mode": "c"})
+    with pytest.raises(ValueError, match="a positive int"):
+        resolve_options("g", spec, {"n": "x"})
+
+
+@dataclasses.dataclass(eq=False)
+class ToyState(BatchState):
+    board: np.ndarray  # int8 [B, 3]
+
+
+def toy(b: int) -> ToyState:
+    z = lambda *s, dt=np.int8: np.zeros((b, *s), dt)  # noqa: E731
+    return ToyState(z(), z(4, dt=bool), z(dt=bool), z(dt=bool), z(2, dt=np.float32),
+                    z(dt=np.int32), rng.seed_keys(np.arange(b)), np.arange(3 * b,
+                                                                       dtype=np.int8).reshape(b, 3))
+
+
+def test_state_copy_index_concat_pickle():
+    s = toy(4)
+    c = s.copy()
+    c.board[0, 0] = 99
+    assert s.board[0, 0] == 0
+    sub = s[[1, 3]]
+    assert sub.batch_size == 2 and sub.board[1].tolist() == s.board[3].tolist()
+    s[np.array([0])] = s[np.array([2])]
+    assert s.board[0].tolist() == s.board[2].tolist()
+    both = ToyState.concat([s[[0]], s[[1]]])
+    assert both.batch_size == 2
+    assert pickle.loads(pickle.dumps(s)) == s
+    assert s[2].batch_size == 1 and len(s) == 4
+
+
+def test_buffer_pool_never_hands_out_a_held_buffer():
+    pool = BufferPool()
+    a = pool.zeros((2, 3))
+    b = pool.zeros((2, 3))
+    assert a is not b
+    a_id = id(a)
+    del a
+    c = pool.zeros((2, 3))
+    assert id(c) == a_id and not c.any()
+    d = pool.empty((2, 3), np.int16)
+    assert d.dtype == np.int16 and d is not c
