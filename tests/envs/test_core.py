@@ -7,7 +7,6 @@ import pickle
 
 import numpy as np
 import pytest
-
 from heistbench.envs.core import rng
 from heistbench.envs.core.buffers import BufferPool
 from heistbench.envs.core.layout import (
