@@ -15,6 +15,8 @@ import numpy as np
 class BufferPool:
     """A few buffers per (shape, dtype), reused when no one else references them."""
 
+    SMALL = 1 << 15  # elements below which pooling costs more than it saves
+
     def __init__(self, slots: int = 3):
         self.slots = slots
         self._bufs: dict[tuple, list[np.ndarray]] = {}
@@ -28,6 +30,8 @@ class BufferPool:
     def empty(self, shape: tuple[int, ...], dtype: type = np.float32) -> np.ndarray:
         """A buffer nobody else holds, with arbitrary contents (for callers that overwrite
         every element)."""
+        if np.prod(shape) < self.SMALL:  # small arrays come from malloc's free lists anyway
+            return np.empty(shape, dtype)
         bufs = self._bufs.setdefault((shape, np.dtype(dtype).str), [])
         for buf in bufs:
             # references: the list, the loop variable and getrefcount's argument
