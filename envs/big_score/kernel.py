@@ -760,6 +760,13 @@ class BigScoreGame(Game):
         cash = self.holdings(s)["cash"].astype(np.int64)
         return (self.scores(s) << 32) + ((s.status != BUSTED).astype(np.int64) << 31) + cash
 
+    def final_info(self, s: BigScoreState, b: int = 0) -> dict:
+        """Each player's score by component ($10K) and who was busted."""
+        parts = self.score_parts(s[b])
+        return {"score_breakdown": [{k: int(v[0, p]) for k, v in parts.items()}
+                                    for p in range(self.num_players)],
+                "busted": (s.status[b] == BUSTED).tolist()}
+
     def conserved(self, s: BigScoreState) -> dict[str, np.ndarray]:
         """Crew cards (90) and vault tokens (62) are never created or destroyed."""
         cards = (C.CREW_DECK_SIZE - s.crew_ptr + s.hands.sum((1, 2)) + s.picks.sum((1, 2))

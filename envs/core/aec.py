@@ -100,9 +100,10 @@ class HeistAECEnv(AECEnv, EzPickle):
                 flag[a] = True
             final = self.game.scores(st)[0]
             wins = self.game.winners(st)[0]
+            extra = self.game.final_info(st, 0)
             for i, a in enumerate(self.agents):
                 self.infos[a].update(final_scores=final.tolist(), winners=np.flatnonzero(
-                    wins).tolist(), score=int(final[i]))
+                    wins).tolist(), score=int(final[i]), **extra)
             # keep cycling through the agents so each one sees its final reward
             cur = self.agent_name_mapping.get(getattr(self, "agent_selection", ""), -1)
             self.agent_selection = self.agents[(cur + 1) % len(self.agents)]

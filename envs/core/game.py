@@ -134,6 +134,11 @@ class Game:
         keys = self.rank_keys(state)
         return keys == keys.max(axis=1, keepdims=True)
 
+    def final_info(self, state: BatchState, b: int = 0) -> dict:
+        """Extra end-of-game facts for game b (the AEC env adds them to every agent's info),
+        e.g. a score breakdown."""
+        return {}
+
     def conserved(self, state: BatchState) -> dict[str, np.ndarray]:
         """Totals that the rules conserve (cards, tokens, money), int [B] each; the property
         tests check they never change during play."""

@@ -334,3 +334,20 @@ def test_boss_options_can_be_replaced():
     np.testing.assert_allclose(f["player.boss_cash"][0, :2, 0], [0.5, 0.2])
     with pytest.raises(ValueError, match="boss_options"):
         Game(boss_options=[("gold", 3)] * 6)
+
+
+def test_final_infos_carry_the_score_breakdown():
+    from heistbench.envs import big_score_v0
+
+    env = big_score_v0.raw_env(num_players=2)
+    env.reset(seed=5)
+    rng = np.random.default_rng(1)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, info = env.last()
+        if term or trunc:
+            assert sum(info["score_breakdown"][env.agent_name_mapping[agent]].values()) == \
+                info["score"]
+            assert len(info["busted"]) == 2
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
