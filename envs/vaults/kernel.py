@@ -1541,98 +1541,12 @@ class Vaults(Game):
         return view
 
     def _observe(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
-        B, N = st.batch_size, self.num_players
-        obs, v = self._obs_buffer(B)
-        b = np.arange(B)
-        me = seats.astype(np.int64)
-        v["num_players"][:, N - 2] = 1
-        v["goal"][:] = self.goal / C.TOTAL_LOOT
-        v["main_deck"][:, 0] = st.deck_len / C.DECK_SIZE
-        v["disrupt_deck"][:, 0] = st.ddeck_len / C.DISRUPT_DECK_SIZE
-        v["turn"][:, 0] = np.minimum(1.0, st.turns_total / 300)
-        v["active_player"][b, (st.active - me) % N] = 1
-        v["phase"][b, np.clip(st.phase - 1, 0, 3)] = st.phase > 0
-        v["actions_left"][:, 0] = np.minimum(1.0, st.actions / 6)
-        v["can_draw"][:, 0] = st.can_draw
-        v["draw_source"][b, st.draw_source] = 1
-        np.multiply(st.hand[b, me], HALF, out=v["my_hand"])
-        ln = st.vpub_len.astype(np.int64)
-        tops = st.vpub[b[:, None], np.arange(3)[None, :], np.maximum(ln - 1, 0)].astype(np.int64)
-        kf = st.known_face[b[:, None], me[:, None], tops]
-        peek = v["my_peeks"].reshape(B, 3, 28)
-        peek[:] = self._eye_pile[np.where(kf, tops, 27)] * (ln > 0)[..., None]
-        setup = st.dec == D["BOSS_CHOICE"]
-        if setup.any():
-            mine = setup & (st.boss_pick[b, me] < 0)
-            off = st.boss_offer[b, me].astype(np.int64)
-            rows = np.flatnonzero(mine)
-            v["my_boss_offer"][rows[:, None], off[mine]] = 1
-        # per seat, relative to me
-        seat = (me[:, None] + np.arange(N)[None, :]) % N  # [B,N]
-        hand = st.hand[b[:, None], seat]  # [B,N,54]
-        v["player.hand_size"][..., 0] = np.minimum(1.0, hand.sum(-1) / 10)
-        v["player.disrupts"][..., 0] = np.minimum(1.0, hand[..., C.DISRUPT0:].sum(-1) / 5)
-        np.multiply(st.known[b[:, None], seat], HALF, out=v["player.known_hand"])
-        np.multiply(st.hand[b, me], HALF, out=v["player.known_hand"][:, 0])
-        v["player.loot"][..., 0] = np.minimum(1.0, st.loot[b[:, None], seat] / self.goal)
-        vl = st.vpriv_len[b[:, None], seat].astype(np.int64)
-        v["player.vault_count"][..., 0] = vl / 27
-        vt = st.vpriv[b[:, None], seat, np.maximum(vl - 1, 0)].astype(np.int64)
-        v["player.top_vault"][:] = self._eye_pile[np.where(vl > 0, vt, 27)]
-        pos = np.arange(27)[None, None, :] < vl[..., None]
-        fails = (pos & ~C.VAULT_SUCCESS[st.vpriv[b[:, None], seat].astype(np.int64)]).sum(-1)
-        v["player.fails"][..., 0] = fails / 8
-        crew = st.crew[b[:, None], seat]  # [B,N,K,44]
-        sk = crew.astype(np.float32) @ _SKILLS_EXISTS  # skills and boss/member count
-        mods = st.mods[b[:, None], seat]
-        cb = self._crew_block(obs)  # [B,N,K,53] view
-        cb[..., 0] = sk[..., 3] > 0
-        cb[..., 1:13] = crew[..., :C.MEMBER0]
-        np.multiply(crew[..., C.MEMBER0:], HALF, out=cb[..., 13:45])
-        np.minimum(np.maximum(sk[..., :3] + mods, 0) / np.float32(30), 1, out=cb[..., 45:48])
-        cb[..., 48] = st.spent[b[:, None], seat]
-        cb[..., 49] = st.blocked[b[:, None], seat]
-        np.clip((mods + np.float32(6)) / np.float32(12), 0, 1, out=cb[..., 50:53])
-        # public vault piles
-        pp = v["public_piles"].reshape(B, 3, 11)
-        pp[..., 0] = ln / 9
-        grp = np.where(ln > 0, C.VAULT_GROUP[tops], 9)
-        pp[b[:, None], np.arange(3)[None, :], 1 + grp] = 1
-        v["revealed"][:] = st.revealed
-        unrev = (~st.revealed).reshape(B, 9, 3).sum(-1)
-        v["unrevealed_by_group"][:] = unrev / 3
-        # the Police station, face up
-        np.multiply(st.police_count, HALF, out=v["police_counts"])
-        tops_v = v["police_tops"]
-        i = st.pc_len.astype(np.int64)[:, None] - 1 - _J3  # [B,3]
-        t = np.where(i >= 0, st.pchar[b[:, None], np.maximum(i, 0)], 32)
-        tops_v[b[:, None], 33 * _J3 + t] = 1
-        i = st.pt_len.astype(np.int64)[:, None] - 1 - _J3
-        t = np.where(i >= 0, st.ptool[b[:, None], np.maximum(i, 0)] - C.TOOL0, 12)
-        tops_v[b[:, None], 99 + 13 * _J3 + t] = 1
-        np.multiply(st.dused, HALF, out=v["disrupt_used"])
-        # the pending event (public), the decision one-hot only for its owner
-        owns = st.owner == me
-        v["decision"][b[owns], st.dec[owns]] = 1
-        cip = st.card_in_play >= 0
-        v["card_in_play"][b[cip], st.card_in_play[cip]] = 1
-        v["effect"][b, st.effect] = st.effect > 0
-        v["target_player"][b, (st.tgt_player - me) % N] = 1
-        v["target_crew"][b, st.tgt_crew] = 1
-        cracking = st.crack_target >= 0
-        gc = b[cracking]
-        if gc.size:
-            v["crack_crew"][gc, st.crack_crew[gc]] = 1
-            v["crack_target"][gc, st.crack_target[gc]] = 1
-            v["crack_skills"][gc] = np.minimum(1.0, self._crack_skills(st, gc) / 30)
-            t = self._target_tops(st, gc)[np.arange(gc.size), st.crack_target[gc]]
-            v["crack_combo"][gc] = C.VAULT_COMBO[np.maximum(t, 0)] / 10 * (t >= 0)[:, None]
-        np.multiply(st.over, HALF, out=v["overloads"])
-        v["key_used"][:, 0] = st.key_used
-        v["window"][:, 0] = st.win_kind == WIN_CRACK
-        v["window"][:, 1] = st.win_kind == WIN_ACTION
-        v["window"][:, 2] = st.win_passes / N
-        return obs.copy() if B <= 64 else obs  # small batches reuse a buffer
+        enc = self.__dict__.get("_encoder")
+        if enc is None:
+            from .encoder import Encoder
+
+            enc = self.__dict__["_encoder"] = Encoder(self)
+        return enc(st, seats)
 
     # -- determinization [spec §4.4] -----------------------------------------------------------
     def resample_hidden(self, state: VaultsState, player: int | np.ndarray,

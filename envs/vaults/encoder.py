@@ -1,0 +1,233 @@
+"""The Vaults observation encoder: raw integers laid out like the observation, scaled once.
+
+Every value of the observation is a small integer (a count, a flag or a one-hot index) put
+through a fixed function. The encoder writes those integers into one int16 matrix in the
+layout's own column order -- every seat's block is built once in absolute seat order and one
+gather turns them into the observer's relative seats -- then turns it into float32 with one
+division by a per-column divisor (2 for counts by type, 1 for flags and one-hots, the field's
+scale elsewhere, with the integers clipped where the field is min(1, x / d)). A float32
+division of a small integer gives exactly the float32 of the float64 quotient for every value
+these fields take (a multiply by a rounded reciprocal would not).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import components as C
+
+if TYPE_CHECKING:
+    from .kernel import Vaults, VaultsState
+
+_SKILLS_EXISTS = np.concatenate([C.SKILLS.astype(np.float32),
+                                 C.IS_CHAR[:, None].astype(np.float32)], 1)
+
+
+class _Pool:
+    """A few output buffers per batch size, handed out again only when nobody else holds one
+    (their contents are overwritten in full, so they are not cleared)."""
+
+    def __init__(self, slots: int = 3):
+        self.slots = slots
+        self.bufs: dict[tuple, list[np.ndarray]] = {}
+
+    def empty(self, shape: tuple[int, ...], dtype: type) -> np.ndarray:
+        bufs = self.bufs.setdefault((shape, np.dtype(dtype).str), [])
+        for buf in bufs:
+            if sys.getrefcount(buf) <= 3:  # the list, the loop variable, the argument
+                return buf
+        buf = np.empty(shape, dtype)
+        if len(bufs) < self.slots:
+            bufs.append(buf)
+        return buf
+
+
+class Encoder:
+    """Builds `Vaults._observe` for one game configuration."""
+
+    def __init__(self, game: Vaults):
+        self.game = game
+        lay = game._layout
+        self.size = S = lay.size
+        self.N = N = game.num_players
+        self.K = K = game.K
+        col = lambda name, i=0: lay.slice_of(name, i).start  # noqa: E731
+        self.col = {name: col(name) for name in lay.names}
+        self.seat0 = col("player.hand_size")
+        self.seat_w = W = col("player.hand_size", 1) - self.seat0 if N > 1 else 405
+        self.crew0 = col("player.crew0") - self.seat0  # offset of the crews in a seat block
+        div = np.ones(S, np.float32)
+
+        def put(cols: slice | list[int] | int, d: float) -> None:
+            div[cols] = d
+
+        for name in ("my_hand", "police_counts", "disrupt_used", "overloads"):
+            put(lay.slice_of(name), 2)
+        put(col("goal"), C.TOTAL_LOOT)
+        put(col("main_deck"), C.DECK_SIZE)
+        put(col("disrupt_deck"), C.DISRUPT_DECK_SIZE)
+        put(col("turn"), 300)
+        put(col("actions_left"), 6)
+        put([col("public_piles") + 11 * j for j in range(3)], 9)
+        put(lay.slice_of("unrevealed_by_group"), 3)
+        put(lay.slice_of("crack_skills"), 30)
+        put(lay.slice_of("crack_combo"), 10)
+        put(col("window") + 2, N)
+        for r in range(N):
+            s = self.seat0 + r * W
+            put(s, 10)  # hand size
+            put(s + 1, 5)  # disrupts
+            put(slice(s + 2, s + 56), 2)  # known hand
+            put(s + 56, game.goal)  # loot
+            put(s + 57, 27)  # vault count
+            put(s + 86, 8)  # fails
+            for k in range(K):
+                c = s + self.crew0 + 53 * k
+                put(slice(c + 13, c + 45), 2)  # members and tools
+                put(slice(c + 45, c + 48), 30)  # skills
+                put(slice(c + 50, c + 53), 12)  # modifiers + 6
+        self.div = div
+        self.pool = _Pool()
+        self._consts: dict[int, dict[str, np.ndarray]] = {}
+        # fixed one-hot columns
+        self.c_np = col("num_players") + N - 2
+        from .kernel import WIN_ACTION, WIN_CRACK
+
+        self.win_crack, self.win_action = WIN_CRACK, WIN_ACTION
+
+    def consts(self, B: int) -> dict[str, np.ndarray]:
+        c = self._consts.get(B)
+        if c is None:
+            if len(self._consts) > 8:
+                self._consts.clear()
+            N, S = self.N, self.size
+            c = self._consts[B] = {
+                "b": np.arange(B), "rowS": np.arange(B)[:, None] * S,
+                "bN": np.arange(B)[:, None] * N, "rel": np.arange(N)[None, :],
+                "raw": np.zeros((B, S), np.int16),
+                "R": np.zeros((B, N, self.seat_w), np.int16)}
+        return c
+
+    def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
+        g = self.game
+        B, N, K, S, W = st.batch_size, self.N, self.K, self.size, self.seat_w
+        col = self.col
+        k = self.consts(B)
+        b, rowS = k["b"], k["rowS"]
+        me = seats.astype(np.int64)
+        raw, R = k["raw"], k["R"]
+        raw.fill(0)
+        raw[:, col["goal"]] = g.goal
+        # -- every seat's block, in absolute seat order ---------------------------------------
+        hand = st.hand
+        R[..., 0] = np.minimum(hand.sum(-1, dtype=np.int16), 10)
+        R[..., 1] = np.minimum(hand[..., C.DISRUPT0:].sum(-1, dtype=np.int16), 5)
+        R[..., 2:56] = st.known
+        np.minimum(st.loot, g.goal, out=R[..., 56])
+        vl = st.vpriv_len
+        R[..., 57] = vl
+        pos = np.arange(27, dtype=np.int16)[None, None, :] < vl[..., None]
+        R[..., 86] = (pos & ~C.VAULT_SUCCESS[st.vpriv]).sum(-1, dtype=np.int16)
+        vt = np.take_along_axis(st.vpriv, np.maximum(vl - 1, 0)[..., None].astype(np.int64),
+                                2)[..., 0]
+        R[..., 58:86] = 0
+        hot = np.where(vl > 0, vt, 27).astype(np.int64) + 58
+        R.reshape(-1, W)[np.arange(B * N), hot.reshape(-1)] = 1
+        crew = st.crew
+        sk = crew.astype(np.float32) @ _SKILLS_EXISTS  # [B,N,K,4] skills, characters
+        mods = st.mods
+        rc = R[..., self.crew0:self.crew0 + 53 * K].reshape(B, N, K, 53)
+        rc[..., 0] = sk[..., 3] > 0
+        rc[..., 1:45] = crew
+        np.clip(sk[..., :3].astype(np.int16) + mods, 0, 30, out=rc[..., 45:48])
+        rc[..., 48] = st.spent
+        rc[..., 49] = st.blocked
+        np.clip(mods.astype(np.int16) + 6, 0, 12, out=rc[..., 50:53])
+        # relative seats: one gather
+        idx = k["bN"] + (me[:, None] + k["rel"]) % N  # [B,N]
+        rel = R.reshape(B * N, W).take(idx.reshape(-1), axis=0).reshape(B, N, W)
+        rel[:, 0, 2:56] = hand[b, me]  # my own hand is known to me
+        seats_raw = raw[:, self.seat0:self.seat0 + N * W]
+        seats_raw[...] = rel.reshape(B, N * W)
+        # -- global fields --------------------------------------------------------------------
+        raw[:, col["main_deck"]] = st.deck_len
+        raw[:, col["disrupt_deck"]] = st.ddeck_len
+        raw[:, col["turn"]] = np.minimum(st.turns_total, 300)
+        raw[:, col["actions_left"]] = np.minimum(st.actions, 6)
+        raw[:, col["can_draw"]] = st.can_draw
+        raw[:, col["my_hand"]:col["my_hand"] + 54] = rel[:, 0, 2:56]
+        ln = st.vpub_len
+        tops = np.take_along_axis(st.vpub, np.maximum(ln - 1, 0)[..., None].astype(np.int64),
+                                  2)[..., 0].astype(np.int64)  # [B,3]
+        pp = col["public_piles"]
+        raw[:, pp:pp + 33:11] = ln
+        raw[:, col["revealed"]:col["revealed"] + 27] = st.revealed
+        unrev = ~st.revealed
+        raw[:, col["unrevealed_by_group"]:col["unrevealed_by_group"] + 9] = (
+            unrev[:, 0::3].view(np.int8) + unrev[:, 1::3].view(np.int8)
+            + unrev[:, 2::3].view(np.int8))
+        c = col["police_counts"]
+        raw[:, c:c + 44] = st.police_count
+        c = col["disrupt_used"]
+        raw[:, c:c + 10] = st.dused
+        c = col["overloads"]
+        raw[:, c:c + 12] = st.over
+        raw[:, col["key_used"]] = st.key_used
+        raw[:, col["window"]] = st.win_kind == self.win_crack
+        raw[:, col["window"] + 1] = st.win_kind == self.win_action
+        raw[:, col["window"] + 2] = st.win_passes
+        # one-hots that are always set
+        j3 = np.arange(3)
+        i = st.pc_len.astype(np.int64)[:, None] - 1 - j3  # [B,3]
+        tc = np.where(i >= 0, np.take_along_axis(st.pchar, np.maximum(i, 0), 1), 32).astype(np.int64)
+        i = st.pt_len.astype(np.int64)[:, None] - 1 - j3
+        tt = np.where(i >= 0, np.take_along_axis(st.ptool, np.maximum(i, 0), 1).astype(np.int64)
+                      - C.TOOL0, 12)
+        kf = st.known_face.reshape(B, -1)[b[:, None], me[:, None] * 27 + tops]
+        grp = np.where(ln > 0, C.VAULT_GROUP[tops], 9)
+        always = np.concatenate([
+            np.full((B, 1), self.c_np),
+            (col["active_player"] + (st.active - me) % N)[:, None],
+            (col["draw_source"] + st.draw_source.astype(np.int64))[:, None],
+            col["public_piles"] + 11 * j3 + 1 + grp,
+            col["police_tops"] + 33 * j3 + tc,
+            col["police_tops"] + 99 + 13 * j3 + tt,
+            (col["target_player"] + (st.tgt_player - me) % N)[:, None],
+            (col["target_crew"] + st.tgt_crew.astype(np.int64))[:, None],
+        ], 1)
+        flat = raw.reshape(-1)
+        flat[(rowS + always).reshape(-1)] = 1
+        # one-hots with a condition (the flag is written at the index)
+        cond_idx = np.concatenate([
+            (col["phase"] + np.clip(st.phase.astype(np.int64) - 1, 0, 3))[:, None],
+            col["my_peeks"] + 28 * j3 + np.where(kf, tops, 27),
+            (col["effect"] + st.effect.astype(np.int64))[:, None],
+            (col["decision"] + st.dec.astype(np.int64))[:, None],
+            (col["card_in_play"] + np.maximum(st.card_in_play, 0).astype(np.int64))[:, None],
+        ], 1)
+        cond_val = np.concatenate([
+            (st.phase > 0)[:, None], ln > 0, (st.effect > 0)[:, None],
+            (st.owner == me)[:, None], (st.card_in_play >= 0)[:, None]], 1)
+        flat[(rowS + cond_idx).reshape(-1)] = cond_val.reshape(-1)
+        setup = st.dec == C.D["BOSS_CHOICE"]
+        if setup.any():
+            mine = setup & (st.boss_pick[b, me] < 0)
+            rows = np.flatnonzero(mine)
+            off = st.boss_offer[rows, me[rows]].astype(np.int64)
+            raw[rows[:, None], col["my_boss_offer"] + off] = 1
+        cracking = st.crack_target >= 0
+        gc = np.flatnonzero(cracking)
+        if gc.size:
+            raw[gc, col["crack_crew"] + st.crack_crew[gc].astype(np.int64)] = 1
+            raw[gc, col["crack_target"] + st.crack_target[gc].astype(np.int64)] = 1
+            cs = col["crack_skills"]
+            raw[gc, cs:cs + 3] = np.minimum(g._crack_skills(st, gc), 30)
+            t = g._target_tops(st, gc)[np.arange(gc.size), st.crack_target[gc]]
+            raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
+        # -- float32: one multiply, then the table columns ------------------------------------
+        out = self.pool.empty((B, S), np.float32) if B > 64 else np.empty((B, S), np.float32)
+        np.divide(raw, self.div, out=out)
+        return out
