@@ -94,6 +94,7 @@ class Encoder:
         self._consts: dict[int, dict[str, np.ndarray]] = {}
         # fixed one-hot columns
         self.c_np = col("num_players") + N - 2
+        self.phase_col = col("phase") + np.clip(np.arange(8) - 1, 0, 3)  # phase -> column
         from .kernel import WIN_ACTION, WIN_CRACK
 
         self.win_crack, self.win_action = WIN_CRACK, WIN_ACTION
@@ -106,6 +107,10 @@ class Encoder:
             N, S = self.N, self.size
             c = self._consts[B] = {
                 "b": np.arange(B), "rowS": np.arange(B)[:, None] * S,
+                "base27": np.arange(B * N).reshape(B, N) * 27,
+                "base9": np.arange(B * 3).reshape(B, 3) * 9,
+                "base52": np.arange(B)[:, None] * 52, "base24": np.arange(B)[:, None] * 24,
+                "c_np": np.full((B, 1), self.c_np),
                 "bN": np.arange(B)[:, None] * N, "rel": np.arange(N)[None, :],
                 "raw": np.zeros((B, S), np.int16),
                 "R": np.zeros((B, N, self.seat_w), np.int16)}
@@ -131,8 +136,7 @@ class Encoder:
         R[..., 57] = vl
         pos = np.arange(27, dtype=np.int16)[None, None, :] < vl[..., None]
         R[..., 86] = (pos & ~C.VAULT_SUCCESS[st.vpriv]).sum(-1, dtype=np.int16)
-        vt = np.take_along_axis(st.vpriv, np.maximum(vl - 1, 0)[..., None].astype(np.int64),
-                                2)[..., 0]
+        vt = st.vpriv.reshape(-1).take(k["base27"] + np.maximum(vl - 1, 0))
         R[..., 58:86] = 0
         hot = np.where(vl > 0, vt, 27).astype(np.int64) + 58
         R.reshape(-1, W)[np.arange(B * N), hot.reshape(-1)] = 1
@@ -142,10 +146,16 @@ class Encoder:
         rc = R[..., self.crew0:self.crew0 + 53 * K].reshape(B, N, K, 53)
         rc[..., 0] = sk[..., 3] > 0
         rc[..., 1:45] = crew
-        np.clip(sk[..., :3].astype(np.int16) + mods, 0, 30, out=rc[..., 45:48])
+        x = sk[..., :3].astype(np.int16)
+        x += mods
+        np.maximum(x, 0, out=x)
+        np.minimum(x, 30, out=rc[..., 45:48])
         rc[..., 48] = st.spent
         rc[..., 49] = st.blocked
-        np.clip(mods.astype(np.int16) + 6, 0, 12, out=rc[..., 50:53])
+        x = mods.astype(np.int16)
+        x += 6
+        np.maximum(x, 0, out=x)
+        np.minimum(x, 12, out=rc[..., 50:53])
         # relative seats: one gather
         idx = k["bN"] + (me[:, None] + k["rel"]) % N  # [B,N]
         rel = R.reshape(B * N, W).take(idx.reshape(-1), axis=0).reshape(B, N, W)
@@ -160,15 +170,13 @@ class Encoder:
         raw[:, col["can_draw"]] = st.can_draw
         raw[:, col["my_hand"]:col["my_hand"] + 54] = rel[:, 0, 2:56]
         ln = st.vpub_len
-        tops = np.take_along_axis(st.vpub, np.maximum(ln - 1, 0)[..., None].astype(np.int64),
-                                  2)[..., 0].astype(np.int64)  # [B,3]
+        tops = st.vpub.reshape(-1).take(k["base9"] + np.maximum(ln - 1, 0)).astype(np.int64)
         pp = col["public_piles"]
         raw[:, pp:pp + 33:11] = ln
         raw[:, col["revealed"]:col["revealed"] + 27] = st.revealed
-        unrev = ~st.revealed
+        rv = st.revealed.view(np.int8)
         raw[:, col["unrevealed_by_group"]:col["unrevealed_by_group"] + 9] = (
-            unrev[:, 0::3].view(np.int8) + unrev[:, 1::3].view(np.int8)
-            + unrev[:, 2::3].view(np.int8))
+            3 - (rv[:, 0::3] + rv[:, 1::3] + rv[:, 2::3]))
         c = col["police_counts"]
         raw[:, c:c + 44] = st.police_count
         c = col["disrupt_used"]
@@ -182,14 +190,14 @@ class Encoder:
         # one-hots that are always set
         j3 = np.arange(3)
         i = st.pc_len.astype(np.int64)[:, None] - 1 - j3  # [B,3]
-        tc = np.where(i >= 0, np.take_along_axis(st.pchar, np.maximum(i, 0), 1), 32).astype(np.int64)
+        tc = np.where(i >= 0, st.pchar.reshape(-1).take(k["base52"] + np.maximum(i, 0)), 32)
         i = st.pt_len.astype(np.int64)[:, None] - 1 - j3
-        tt = np.where(i >= 0, np.take_along_axis(st.ptool, np.maximum(i, 0), 1).astype(np.int64)
-                      - C.TOOL0, 12)
+        tt = np.where(i >= 0, st.ptool.reshape(-1).take(k["base24"] + np.maximum(i, 0)) - C.TOOL0,
+                      12)
         kf = st.known_face.reshape(B, -1)[b[:, None], me[:, None] * 27 + tops]
         grp = np.where(ln > 0, C.VAULT_GROUP[tops], 9)
         always = np.concatenate([
-            np.full((B, 1), self.c_np),
+            k["c_np"],
             (col["active_player"] + (st.active - me) % N)[:, None],
             (col["draw_source"] + st.draw_source.astype(np.int64))[:, None],
             col["public_piles"] + 11 * j3 + 1 + grp,
@@ -202,7 +210,7 @@ class Encoder:
         flat[(rowS + always).reshape(-1)] = 1
         # one-hots with a condition (the flag is written at the index)
         cond_idx = np.concatenate([
-            (col["phase"] + np.clip(st.phase.astype(np.int64) - 1, 0, 3))[:, None],
+            self.phase_col.take(st.phase)[:, None],
             col["my_peeks"] + 28 * j3 + np.where(kf, tops, 27),
             (col["effect"] + st.effect.astype(np.int64))[:, None],
             (col["decision"] + st.dec.astype(np.int64))[:, None],

@@ -47,6 +47,7 @@ _SKILLS_EXISTS = np.concatenate([_SKILLS_F, C.IS_CHAR[:, None].astype(np.float32
 HALF = np.float32(0.5)
 _CHAR_TOOL = np.stack([C.IS_CHAR, C.IS_TOOL], 1).astype(np.float32)
 _J3 = np.arange(3)[None, :]
+_PILE_BASE = np.arange(3) * C.PILE_SIZE  # public pile offsets in a game's flat [3,9] piles
 # crew statistics in one matrix product: skills (3), skills again for tools (3), bosses,
 # members, tools
 _STATS = np.concatenate([_SKILLS_F, _SKILLS_F * C.IS_TOOL[:, None],
@@ -191,6 +192,7 @@ class Vaults(Game):
                              f"'first_player'; allowed: None or 0..{o['num_players'] - 1}")
         N, K = self.num_players, o["max_crews"]
         self.K = K
+        self._opp_offsets = np.arange(1, N)[None, :]
         self.goal = o["goal"]
         self.max_turns = o["max_turns"]
         self.windows = o["response_windows"]
@@ -322,16 +324,14 @@ class Vaults(Game):
     def _target_tops(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """Top vault id [n,6] of each crack target seen from the active player, -1 if none."""
         N = self.num_players
-        n = g.size
-        out = np.full((n, 6), -1, np.int16)
-        pl = st.vpub_len[g].astype(np.int64)
-        tops = st.vpub[g[:, None], np.arange(3)[None, :], np.maximum(pl - 1, 0)]
+        out = np.full((g.size, 6), -1, np.int16)
+        pl = st.vpub_len[g]  # [n,3]
+        tops = st.vpub.reshape(-1).take(g[:, None] * 27 + _PILE_BASE + np.maximum(pl - 1, 0))
         out[:, :3] = np.where(pl > 0, tops, -1)
-        for off in range(1, N):
-            q = (st.active[g].astype(np.int64) + off) % N
-            ql = st.vpriv_len[g, q].astype(np.int64)
-            t = st.vpriv[g, q, np.maximum(ql - 1, 0)]
-            out[:, 2 + off] = np.where(ql > 0, t, -1)
+        gq = g[:, None] * N + (st.active[g][:, None] + self._opp_offsets) % N  # [n,N-1]
+        ql = st.vpriv_len.reshape(-1).take(gq)
+        t = st.vpriv.reshape(-1).take(gq * 27 + np.maximum(ql - 1, 0))
+        out[:, 3:2 + N] = np.where(ql > 0, t, -1)
         return out
 
     def _holds_key(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -542,9 +542,13 @@ class Vaults(Game):
     # -- the step: dispatch by decision, then advance to the next decision ---------------------
     def _step(self, st: VaultsState, idx: np.ndarray, actions: np.ndarray) -> None:
         dec = st.dec[idx]
-        for d in np.unique(dec):
-            sel = dec == d
-            self._HANDLERS[int(d)](self, st, idx[sel], actions[sel])
+        kinds = np.flatnonzero(np.bincount(dec, minlength=1))
+        if kinds.size == 1:
+            self._HANDLERS[int(kinds[0])](self, st, idx, actions)
+        else:
+            for d in kinds:
+                sel = dec == d
+                self._HANDLERS[int(d)](self, st, idx[sel], actions[sel])
         self._advance(st, idx)
         over = idx[st.game_over[idx]]
         live = idx[~st.game_over[idx]]
@@ -931,7 +935,7 @@ class Vaults(Game):
         e = st.stack[g, st.slen[g]].astype(np.int64)
         st.effect[g] = e
         owner = st.owner[g].astype(np.int64)
-        present = set(np.unique(e).tolist())
+        present = set(np.flatnonzero(np.bincount(e, minlength=1)).tolist())
 
         # immediate effects
         if present & _DRAWS:
@@ -1252,9 +1256,13 @@ class Vaults(Game):
         if g.size == 0:
             return
         st.current_player[g] = st.owner[g]
-        mask = np.zeros((g.size, self.num_actions), bool)
         dec = st.dec[g]
-        for d in np.unique(dec):
+        kinds = np.flatnonzero(np.bincount(dec, minlength=1))
+        if kinds.size == 1:
+            st.legal_action_mask[g] = self._MASKS[int(kinds[0])](self, st, g)
+            return
+        mask = np.empty((g.size, self.num_actions), bool)
+        for d in kinds:
             sel = np.flatnonzero(dec == d)
             mask[sel] = self._MASKS[int(d)](self, st, g[sel])
         st.legal_action_mask[g] = mask
@@ -1274,8 +1282,7 @@ class Vaults(Game):
         p = st.active[g].astype(np.int64)
         hand = st.hand[g, p]  # [n,54]
         act = st.actions[g] > 0
-        stats = st.crew[g].astype(np.float32) @ _STATS  # [n,P,K,9]
-        mine = stats[rows, p]  # [n,K,9]
+        mine = st.crew[g, p].astype(np.float32) @ _STATS  # [n,K,9]
         cnt = mine[..., ST_BOSS:].astype(np.int16)  # [n,K,3]
         ex = (cnt[..., 0] + cnt[..., 1]) > 0
         room = ex[..., None] & (cnt < C.CLASS_CAP)
@@ -1289,7 +1296,7 @@ class Vaults(Game):
         held = hand[:, C.DISRUPT0:] > 0
         h = np.flatnonzero(held.any(1))  # usability matters only to holders of disrupts
         if h.size:
-            use = self._effect_usable(st, g[h], stats[h])
+            use = self._effect_usable(st, g[h])
             m[h, C.DISRUPT0:54] = held[h] & use[:, C.DISRUPT_EFFECTS].any(-1)
         # moves
         mv = self._move_class_ok(cnt)
