@@ -124,7 +124,9 @@ class Encoder:
         b, rowS = k["b"], k["rowS"]
         me = seats.astype(np.int64)
         raw, R = k["raw"], k["R"]
-        raw.fill(0)
+        s0, s1 = self.seat0, self.seat0 + N * W  # the seat blocks come from `rel` below
+        raw[:, :s0] = 0
+        raw[:, s1:] = 0
         raw[:, col["goal"]] = g.goal
         # -- every seat's block, in absolute seat order ---------------------------------------
         hand = st.hand
@@ -160,8 +162,6 @@ class Encoder:
         idx = k["bN"] + (me[:, None] + k["rel"]) % N  # [B,N]
         rel = R.reshape(B * N, W).take(idx.reshape(-1), axis=0).reshape(B, N, W)
         rel[:, 0, 2:56] = hand[b, me]  # my own hand is known to me
-        seats_raw = raw[:, self.seat0:self.seat0 + N * W]
-        seats_raw[...] = rel.reshape(B, N * W)
         # -- global fields --------------------------------------------------------------------
         raw[:, col["main_deck"]] = st.deck_len
         raw[:, col["disrupt_deck"]] = st.ddeck_len
@@ -237,5 +237,8 @@ class Encoder:
             raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
         # -- float32: one multiply, then the table columns ------------------------------------
         out = self.pool.empty((B, S), np.float32) if B > 64 else np.empty((B, S), np.float32)
-        np.divide(raw, self.div, out=out)
+        div = self.div
+        np.divide(raw[:, :s0], div[:s0], out=out[:, :s0])
+        np.divide(rel.reshape(B, N * W), div[s0:s1], out=out[:, s0:s1])
+        np.divide(raw[:, s1:], div[s1:], out=out[:, s1:])
         return out

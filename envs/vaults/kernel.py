@@ -297,11 +297,22 @@ class Vaults(Game):
     def _push(self, st: VaultsState, g: np.ndarray, codes: np.ndarray | int) -> None:
         if g.size == 0:
             return
-        codes = np.broadcast_to(np.asarray(codes, np.int8), g.shape)
-        keep = codes > 0
-        g, codes = g[keep], codes[keep]
+        if isinstance(codes, (int, np.integer)):
+            if codes <= 0:
+                return
+        else:
+            keep = codes > 0
+            g, codes = g[keep], codes[keep]
         st.stack[g, st.slen[g]] = codes
         st.slen[g] += 1
+
+    def _push_rows(self, st: VaultsState, g: np.ndarray, codes: np.ndarray) -> None:
+        """Push codes [n,m] of each game in column order (zeros skipped): as m `_push`es."""
+        keep = codes > 0
+        pos = st.slen[g][:, None] + np.cumsum(keep, 1, dtype=np.int8) - 1
+        r, c = np.nonzero(keep)
+        st.stack[g[r], pos[r, c]] = codes[r, c]
+        st.slen[g] += keep.sum(1, dtype=np.int8)
 
     def exists(self, st: VaultsState, g: np.ndarray | slice = slice(None)) -> np.ndarray:
         """bool [n,P,K]: a crew exists iff it holds a boss or a member."""
@@ -888,9 +899,9 @@ class Vaults(Game):
             return
         N = self.num_players
         a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
-        ok = st.crew[g, a, k, :C.TOOL0].any(1) & (st.key_used[g] | self._combo_met(st, g))
         tops = self._target_tops(st, g)[np.arange(g.size), st.crack_target[g]]
-        ok &= tops >= 0
+        met = (self._crack_skills(st, g) >= C.VAULT_COMBO[np.maximum(tops, 0)]).all(1)
+        ok = st.crew[g, a, k, :C.TOOL0].any(1) & (st.key_used[g] | met) & (tops >= 0)
         self._abort(st, g[~ok])
         g, a, k, v = g[ok], a[ok], k[ok], tops[ok].astype(np.int64)
         if g.size == 0:
@@ -914,19 +925,19 @@ class Vaults(Game):
         st.loot[g, a] += np.where(succ, C.VAULT_VALUE[v], 0)
         st.game_over[g[succ & (st.loot[g, a] >= self.goal)]] = True
         st.owner[g] = a
+        # pushed in this order (the last on top): [the action window], burn overloads;
+        # Success: the crew boss's ability, then the vault's bonus on top; Fail: the front's
+        # parts, first part on top
+        n = g.size
+        codes = np.zeros((n, 7), np.int8)
         if self.windows == "every_action":
-            self._push(st, g, E["ACTION_WINDOW"])
-        self._push(st, g, E["BURN_OVERLOADS"])
-        # Success: the vault's bonus, then the crew boss's ability
+            codes[:, 0] = E["ACTION_WINDOW"]
+        codes[:, 1] = E["BURN_OVERLOADS"]
         boss = st.crew[g, a, k, :C.N_BOSS]
-        has_boss = boss.any(1)
-        ability = np.where(has_boss & succ, C.ABILITY[boss.argmax(1)], 0)
-        self._push(st, g, ability)
-        self._push(st, g, np.where(succ, C.VAULT_EFFECT[v], 0))
-        # Fail: the front's parts, first part on top
-        parts = np.where(succ[:, None], 0, _FAIL_STACK[v])
-        for j in range(_FAIL_STACK.shape[1] - 1, -1, -1):
-            self._push(st, g, parts[:, j])
+        codes[:, 2] = np.where(boss.any(1) & succ, C.ABILITY[boss.argmax(1)], 0)
+        codes[:, 3] = np.where(succ, C.VAULT_EFFECT[v], 0)
+        codes[:, 4:] = np.where(succ[:, None], 0, _FAIL_STACK[v][:, ::-1])
+        self._push_rows(st, g, codes)
 
     # -- effects: abilities, vault fronts, disrupts ------------------------------------------
     def _start_effects(self, st: VaultsState, g: np.ndarray) -> None:
