@@ -34,7 +34,7 @@ class TrainConfig:
     """seed of torch, the opponent draws and the game seeds"""
 
     # --- environment and opponents ---
-    num_envs: int = 256
+    num_envs: int = 512
     """games stepped together by the vector env"""
     opponents: dict[str, float] = field(
         default_factory=lambda: {"self": 0.6, "heuristic": 0.3, "random": 0.1})
@@ -47,7 +47,7 @@ class TrainConfig:
     # --- PPO ---
     total_timesteps: int = 2_000_000
     """learner decisions to train on"""
-    n_steps: int = 32
+    n_steps: int = 16
     """rollout length per game between updates"""
     batch_size: int = 2048
     """minibatch size"""
