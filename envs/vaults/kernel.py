@@ -729,15 +729,15 @@ class Vaults(Game):
         bm = cnt[..., 0] + cnt[..., 1]
         ex = bm > 0
         room = (cnt < C.CLASS_CAP) & ex[..., None]  # [n,K,3]
-        full = (cnt >= C.CLASS_CAP) & ex[..., None]
-        n_room = room.sum(1, keepdims=True, dtype=np.int16) - room  # other crews with room
-        n_full = full.sum(1, keepdims=True, dtype=np.int16) - full
-        free = (~ex).any(1)[:, None]
-        keeps = bm - 1 >= 1
+        # other crews with room, and other crews at all (those without room are full)
+        n_room = room.sum(1, keepdims=True, dtype=np.int16) - room
+        n_ex = (ex.sum(1, keepdims=True, dtype=np.int16) - ex)[..., None]
+        free = ~ex.all(1)
+        keeps = bm >= 2
         valid_after = keeps | (cnt[..., 2] == 0)
-        ok_bm = (n_full > 0) | (valid_after[..., None] & (n_room > 0)) \
-            | (keeps & free)[..., None]
-        ok = np.where(np.arange(3) == 2, (n_room + n_full) > 0, ok_bm)
+        ok = (n_ex > n_room) | (valid_after[..., None] & (n_room > 0)) \
+            | (keeps & free[:, None])[..., None]
+        ok[..., 2] = n_ex[..., 0] > 0  # a tool moves to any other crew (or swaps)
         return ok & (cnt > 0)
 
     def _move_card_ok(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
