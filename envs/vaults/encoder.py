@@ -1,7 +1,7 @@
 """The Vaults observation encoder: raw integers laid out like the observation, scaled once.
 
 Every value of the observation is a small integer (a count, a flag or a one-hot index) put
-through a fixed function. The encoder writes those integers into one int16 matrix in the
+through a fixed function. The encoder writes those integers into one int8 matrix in the
 layout's own column order -- every seat's block is built once in absolute seat order and one
 gather turns them into the observer's relative seats -- then turns it into float32 with one
 division by a per-column divisor (2 for counts by type, 1 for flags and one-hots, the field's
@@ -90,6 +90,8 @@ class Encoder:
                 put(slice(c + 45, c + 48), 30)  # skills
                 put(slice(c + 50, c + 53), 12)  # modifiers + 6
         self.div = div
+        self.goal_value = np.float32(game.goal) / np.float32(C.TOTAL_LOOT)
+        self.loot_cols = self.seat0 + 56 + W * np.arange(N)
         self.pool = _Pool()
         self._consts: dict[int, dict[str, np.ndarray]] = {}
         # fixed one-hot columns
@@ -112,9 +114,15 @@ class Encoder:
                 "base52": np.arange(B)[:, None] * 52, "base24": np.arange(B)[:, None] * 24,
                 "c_np": np.full((B, 1), self.c_np),
                 "bN": np.arange(B)[:, None] * N, "rel": np.arange(N)[None, :],
-                "raw": np.zeros((B, S), np.int16),
-                "R": np.zeros((B, N, self.seat_w), np.int16)}
+                "raw": np.zeros((B, S), np.int8),
+                "R": np.zeros((B, N, self.seat_w), np.int8)}
         return c
+
+    def loot_view(self, out: np.ndarray) -> np.ndarray:
+        """[B,N] view of every relative seat's loot column."""
+        s0 = self.seat0 + 56
+        return out[:, s0:s0 + self.N * self.seat_w].reshape(out.shape[0], self.N,
+                                                            self.seat_w)[:, :, 0]
 
     def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         g = self.game
@@ -127,13 +135,12 @@ class Encoder:
         s0, s1 = self.seat0, self.seat0 + N * W  # the seat blocks come from `rel` below
         raw[:, :s0] = 0
         raw[:, s1:] = 0
-        raw[:, col["goal"]] = g.goal
         # -- every seat's block, in absolute seat order ---------------------------------------
         hand = st.hand
         R[..., 0] = np.minimum(hand.sum(-1, dtype=np.int16), 10)
         R[..., 1] = np.minimum(hand[..., C.DISRUPT0:].sum(-1, dtype=np.int16), 5)
         R[..., 2:56] = st.known
-        np.minimum(st.loot, g.goal, out=R[..., 56])
+        R[..., 56] = 0  # loot (beyond int8) is written after the division
         vl = st.vpriv_len
         R[..., 57] = vl
         pos = np.arange(27, dtype=np.int16)[None, None, :] < vl[..., None]
@@ -165,7 +172,6 @@ class Encoder:
         # -- global fields --------------------------------------------------------------------
         raw[:, col["main_deck"]] = st.deck_len
         raw[:, col["disrupt_deck"]] = st.ddeck_len
-        raw[:, col["turn"]] = np.minimum(st.turns_total, 300)
         raw[:, col["actions_left"]] = np.minimum(st.actions, 6)
         raw[:, col["can_draw"]] = st.can_draw
         raw[:, col["my_hand"]:col["my_hand"] + 54] = rel[:, 0, 2:56]
@@ -241,4 +247,9 @@ class Encoder:
         np.divide(raw[:, :s0], div[:s0], out=out[:, :s0])
         np.divide(rel.reshape(B, N * W), div[s0:s1], out=out[:, s0:s1])
         np.divide(raw[:, s1:], div[s1:], out=out[:, s1:])
+        # fields beyond int8: the goal, the turn count, every seat's loot
+        out[:, col["goal"]] = self.goal_value
+        np.divide(np.minimum(st.turns_total, 300), div[col["turn"]], out=out[:, col["turn"]])
+        loot = np.minimum(st.loot.reshape(-1).take(idx), g.goal)  # [B,N] relative seats
+        np.divide(loot, div[self.loot_cols], out=self.loot_view(out))
         return out
