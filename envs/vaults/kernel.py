@@ -47,6 +47,8 @@ _SKILLS_EXISTS = np.concatenate([_SKILLS_F, C.IS_CHAR[:, None].astype(np.float32
 HALF = np.float32(0.5)
 _CHAR_TOOL = np.stack([C.IS_CHAR, C.IS_TOOL], 1).astype(np.float32)
 _J3 = np.arange(3)[None, :]
+_SLOT_TYPE = np.repeat(np.arange(C.N_CREW_TYPES), 2)  # Police slots: two per card type
+_SLOT_COPY = (np.arange(2 * C.N_CREW_TYPES) % 2)[None, :]
 _PILE_BASE = np.arange(3) * C.PILE_SIZE  # public pile offsets in a game's flat [3,9] piles
 # crew statistics in one matrix product: skills (3), skills again for tools (3), bosses,
 # members, tools
@@ -370,18 +372,20 @@ class Vaults(Game):
         """Put counts [n,44] of cards on the Police piles, in type order (bosses, members by
         type, then tools by type) [spec §2.12]."""
         keep = counts.any(1)
-        g, counts = g[keep], counts[keep].astype(np.int64)
+        if not keep.all():
+            g, counts = g[keep], counts[keep]
         if g.size == 0:
             return
         st.police_count[g] += counts.astype(np.int8)
-        slot_t = np.repeat(np.arange(C.N_CREW_TYPES), 2)  # two slots per type
-        valid = (np.arange(2 * C.N_CREW_TYPES) % 2)[None, :] < counts[:, slot_t]
+        valid = _SLOT_COPY < counts[:, _SLOT_TYPE]  # [n,88] two slots per type
         for pile, plen, lo, hi in ((st.pchar, st.pc_len, 0, 2 * C.TOOL0),
                                    (st.ptool, st.pt_len, 2 * C.TOOL0, 2 * C.N_CREW_TYPES)):
             v = valid[:, lo:hi]
-            pos = plen[g][:, None] + np.cumsum(v, 1) - 1
             r, c = np.nonzero(v)
-            pile[g[r], pos[r, c]] = slot_t[lo:hi][c]
+            if r.size == 0:
+                continue
+            pos = plen[g][:, None] + np.cumsum(v, 1) - 1
+            pile[g[r], pos[r, c]] = _SLOT_TYPE[lo:hi][c]
             plen[g] += v.sum(1).astype(plen.dtype)
 
     def _draw_main(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
