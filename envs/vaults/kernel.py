@@ -1292,8 +1292,7 @@ class Vaults(Game):
 
     def _mask_main(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         m = self._blank(g)
-        n, K = g.size, self.K
-        rows = np.arange(n)
+        K = self.K
         p = st.active[g].astype(np.int64)
         hand = st.hand[g, p]  # [n,54]
         act = st.actions[g] > 0
