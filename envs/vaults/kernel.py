@@ -436,9 +436,12 @@ class Vaults(Game):
             st.known[g, :, C.TOOL0:C.DISRUPT0] += back
             cr[..., C.TOOL0:] *= ex[..., None]
             st.crew[g] = cr
-        st.spent[g] &= ex
-        st.blocked[g] &= ex
-        st.mods[g] *= ex[..., None]
+        # flags and modifiers of crews that no longer exist are cleared (rarely any)
+        dead = ~ex
+        if (dead & (st.spent[g] | st.blocked[g] | st.mods[g].any(-1))).any():
+            st.spent[g] &= ex
+            st.blocked[g] &= ex
+            st.mods[g] *= ex[..., None]
 
     # -- setup [RB "Starting the game"] ------------------------------------------------------
     def _init(self, keys: np.ndarray) -> VaultsState:
