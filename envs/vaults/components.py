@@ -73,7 +73,11 @@ COPIES = np.array([int(r["copies"]) for r in _cards], np.int8)  # [54]
 SKILLS = np.array([[int(r["p"]), int(r["m"]), int(r["e"])] for r in _cards[:N_CREW_TYPES]],
                   np.int16)  # [44, 3]
 ABILITY = np.array([E[r["ability_a"]] if r["ability_a"] else 0 for r in _cards[:N_CREW_TYPES]],
-                   np.int8)  # [44] effect code on play (members) / on Success (bosses)
+                   np.int8)  # [44] every crew card's ability code (members and bosses)
+# when abilities fire: a member's when it is played from hand, a boss's only with a Success
+# (never when the boss is played or sent to the Police station) [RB "Bosses"; spec §1.3, §2.5]
+PLAY_ABILITY = np.where(np.arange(N_CREW_TYPES) >= MEMBER0, ABILITY, 0).astype(np.int8)  # [44]
+SUCCESS_ABILITY = np.where(np.arange(N_CREW_TYPES) < MEMBER0, ABILITY, 0).astype(np.int8)  # [44]
 DISRUPT_EFFECTS = np.array([[E[r["ability_a"]], E[r["ability_b"]]] for r in _cards[DISRUPT0:]],
                            np.int8)  # [10, 2] effect A, effect B
 IS_BOSS = np.arange(N_CREW_TYPES) < MEMBER0

@@ -423,7 +423,8 @@ class Vaults(Game):
         return (st.ddeck_len[g] > 0) | (st.dused[g].sum(axis=1) > 0)
 
     def _normalize(self, st: VaultsState, g: np.ndarray) -> None:
-        """Tools left without a boss or member return to hand (known); empty crews clear."""
+        """Tools left without a boss or member return to hand (known), except the declared
+        crack's overloaded tools, which go to the Police station; empty crews clear."""
         if g.size == 0:
             return
         cr = st.crew[g]
@@ -432,6 +433,19 @@ class Vaults(Game):
         orphan = ~ex & (cnt[..., 1] > 0)  # [n,P,K]
         if orphan.any():
             back = (cr[..., C.TOOL0:] * orphan[..., None]).sum(axis=2)  # [n,P,12]
+            # the cracking crew's overloaded tools go to the Police station even when the crew
+            # dissolves before they are burned [RB "Tools"; spec §2.7 step 5]; copies that left
+            # the crew earlier count as the non-overloaded ones (as in `_burn_overloads`)
+            r = np.flatnonzero(st.over[g].any(1))
+            if r.size:
+                a, k = st.active[g[r]].astype(np.int64), st.crack_crew[g[r]].astype(np.int64)
+                r, a, k = r[orphan[r, a, k]], a[orphan[r, a, k]], k[orphan[r, a, k]]
+                burn = np.minimum(st.over[g[r]], cr[r, a, k, C.TOOL0:])
+                back[r, a] -= burn
+                st.over[g[r]] -= burn
+                full = np.zeros((r.size, C.N_CREW_TYPES), np.int8)
+                full[:, C.TOOL0:] = burn
+                self._to_police_counts(st, g[r], full)
             st.hand[g, :, C.TOOL0:C.DISRUPT0] += back
             st.known[g, :, C.TOOL0:C.DISRUPT0] += back
             cr[..., C.TOOL0:] *= ex[..., None]
@@ -633,7 +647,7 @@ class Vaults(Game):
             if self.windows == "every_action":
                 self._push(st, gg, E["ACTION_WINDOW"])
             self._push(st, gg, E["PLAY_CARD"])
-            self._push(st, gg, C.ABILITY[c])
+            self._push(st, gg, C.PLAY_ABILITY[c])  # members only: bosses act on a Success
         # play a disrupt: free; choose its effect next
         m = (a >= C.DISRUPT0) & (a < 54)
         if m.any():
@@ -941,7 +955,7 @@ class Vaults(Game):
             codes[:, 0] = E["ACTION_WINDOW"]
         codes[:, 1] = E["BURN_OVERLOADS"]
         boss = st.crew[g, a, k, :C.N_BOSS]
-        codes[:, 2] = np.where(boss.any(1) & succ, C.ABILITY[boss.argmax(1)], 0)
+        codes[:, 2] = np.where(boss.any(1) & succ, C.SUCCESS_ABILITY[boss.argmax(1)], 0)
         codes[:, 3] = np.where(succ, C.VAULT_EFFECT[v], 0)
         codes[:, 4:] = np.where(succ[:, None], 0, _FAIL_STACK[v][:, ::-1])
         self._push_rows(st, g, codes)
@@ -1203,7 +1217,7 @@ class Vaults(Game):
 
     def _copy_boss(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         st.dec[g] = NONE
-        self._push(st, g, C.ABILITY[a])
+        self._push(st, g, C.SUCCESS_ABILITY[a])
 
     def _fail_card(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         self._target_card(st, g, a)
@@ -1602,7 +1616,8 @@ class Vaults(Game):
             return np.argsort(u[:n], kind="stable")
 
         others = [q for q in range(N) if q != p]
-        if s.dec[b] == D["BOSS_CHOICE"]:
+        setup = s.dec[b] == D["BOSS_CHOICE"]
+        if setup:  # no hands or main deck yet: the offers, then disrupts and vaults below
             used = {int(x) for x in s.boss_offer[b, p]}
             pool = [t for t in range(C.N_BOSS) if t not in used]
             pool = [pool[i] for i in perm(len(pool))]
@@ -1614,22 +1629,22 @@ class Vaults(Game):
                     idx = int(np.flatnonzero(s.boss_offer[b, q] == old_pick)[0])
                     s.boss_pick[b, q] = pair[idx]
                 s.boss_offer[b, q] = pair
-            return
-        # crew cards: main deck + opponents' unknown crew cards
-        unknown = {q: (s.hand[b, q, :C.N_CREW_TYPES] - s.known[b, q, :C.N_CREW_TYPES]).astype(int)
-                   for q in others}
-        dl = int(s.deck_len[b])
-        pool = list(s.deck[b, :dl].astype(int))
-        for q in others:
-            pool += list(np.repeat(np.arange(C.N_CREW_TYPES), unknown[q]))
-        pool = np.array(pool, np.int64)[perm(len(pool))]
-        i = 0
-        for q in others:
-            n = int(unknown[q].sum())
-            s.hand[b, q, :C.N_CREW_TYPES] -= unknown[q]
-            np.add.at(s.hand[b, q], pool[i:i + n], 1)
-            i += n
-        s.deck[b, :dl] = pool[i:i + dl]
+        else:
+            # crew cards: main deck + opponents' unknown crew cards
+            T = C.N_CREW_TYPES
+            unknown = {q: (s.hand[b, q, :T] - s.known[b, q, :T]).astype(int) for q in others}
+            dl = int(s.deck_len[b])
+            pool = list(s.deck[b, :dl].astype(int))
+            for q in others:
+                pool += list(np.repeat(np.arange(C.N_CREW_TYPES), unknown[q]))
+            pool = np.array(pool, np.int64)[perm(len(pool))]
+            i = 0
+            for q in others:
+                n = int(unknown[q].sum())
+                s.hand[b, q, :C.N_CREW_TYPES] -= unknown[q]
+                np.add.at(s.hand[b, q], pool[i:i + n], 1)
+                i += n
+            s.deck[b, :dl] = pool[i:i + dl]
         # disrupts: disrupt deck + opponents' unknown disrupts (a player declaring a crack
         # keeps his: whether he holds a Master Key shapes his pending decision)
         declaring = s.dec[b] in (D["CRACK_TARGET"], D["OVERLOAD"], D["USE_KEY"])

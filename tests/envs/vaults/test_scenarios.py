@@ -403,3 +403,105 @@ def test_v21_window_closes_after_a_cycle_of_passes():
     assert st.current_player[0] == 0 and legal(st) == {PASS}
     play(g, st, PASS)
     assert st.loot[0, 0] == 50
+
+
+# -- bosses act only with a Success [RB "Bosses"; spec §1.3, §2.5 step 2] ----------------------
+def _boss_setup(g, boss):
+    other = IRONLACE if boss != IRONLACE else BARON  # a boss in play for Patricia to copy
+    return scenario(g, hands={0: [boss, HEAVY]}, piles=PILES_V1,
+                    crews={(0, 0): [KNUCKLES, CROWBAR], (1, 0): [other, SAL, HYD_JACK]})
+
+
+def _public_parts(st):
+    return {name: getattr(st, name).copy() for name in (
+        "deck_len", "ddeck_len", "crew", "pc_len", "pt_len", "vpub", "known_face", "mods",
+        "spent", "loot")}
+
+
+def test_playing_a_boss_fires_no_ability():
+    for boss in range(C.N_BOSS):
+        g = game()
+        st = _boss_setup(g, boss)
+        before = _public_parts(st)
+        play(g, st, boss)
+        assert st.dec[0] == D["PLAY_DEST"] and st.slen[0] == 0, boss
+        play(g, st, NEW)
+        assert st.dec[0] == D["MAIN"] and st.actions[0] == 2, boss
+        assert st.hand[0, 0].tolist() == np.eye(54, dtype=np.int8)[HEAVY].tolist(), boss
+        after = _public_parts(st)
+        assert after["crew"][0, 0, 1, boss] == 1
+        after["crew"][0, 0, 1, boss] = 0
+        for name, v in before.items():
+            assert (after[name] == v).all(), (boss, name)
+
+
+def test_jailing_a_boss_for_a_disrupt_fires_no_ability():
+    for boss in range(C.N_BOSS):
+        g = game()
+        st = _boss_setup(g, boss)
+        before = _public_parts(st)
+        play(g, st, boss, POLICE)
+        assert st.dec[0] == D["MAIN"] and st.actions[0] == 2, boss
+        assert st.hand[0, 0, :C.DISRUPT0].tolist() == np.eye(44, dtype=np.int8)[HEAVY].tolist()
+        assert st.hand[0, 0, C.DISRUPT0:].sum() == 1 and top_char(st) == boss
+        after = _public_parts(st)
+        assert after["ddeck_len"][0] == before["ddeck_len"][0] - 1
+        assert after["pc_len"][0] == before["pc_len"][0] + 1
+        for name, v in before.items():
+            if name not in ("ddeck_len", "pc_len"):
+                assert (after[name] == v).all(), (boss, name)
+
+
+# -- overloaded tools reach the Police station even when the crew dissolves first -----------
+def test_overloaded_tool_jailed_when_a_fail_dissolves_the_crew():
+    g = game()
+    st = scenario(g, crews={(0, 0): [MECHANIC, CROWBAR]}, piles={0: [9, 11]})
+    play(g, st, CRACK0, PILE1, CROWBAR, PASS)
+    assert st.dec[0] == D["FAIL_CARD"] and legal(st) == {MECHANIC}
+    play(g, st, MECHANIC)  # the crew's last character: it dissolves
+    assert st.hand[0, 0, CROWBAR] == 0 and st.known[0, 0, CROWBAR] == 0
+    assert st.pt_len[0] == 1 and top_tool(st) == CROWBAR and top_char(st) == MECHANIC
+    assert st.police_count[0, CROWBAR] == 1 and not st.over[0].any()
+    assert st.dec[0] == D["MAIN"] and not g.exists(st)[0, 0].any()
+
+
+def test_overloaded_tool_jailed_when_a_disrupt_dissolves_the_crew():
+    g = game()
+    tipoff = 50
+    st = scenario(g, hands={1: [tipoff]}, crews={(0, 0): [MECHANIC, CROWBAR, HYD_JACK]},
+                  piles={0: [11, 9]})
+    play(g, st, CRACK0, PILE1, CROWBAR, PASS)
+    assert st.dec[0] == D["RESPONSE"] and st.owner[0] == 1
+    play(g, st, tipoff, OPT0, PLAYER0 + 1, CREW0, MECHANIC)
+    assert st.pt_len[0] == 1 and top_tool(st) == CROWBAR  # overloaded: Police station
+    assert st.hand[0, 0, HYD_JACK] == 1 and st.known[0, 0, HYD_JACK] == 1  # not overloaded
+    assert st.hand[0, 0, CROWBAR] == 0
+    while st.dec[0] == D["RESPONSE"]:
+        play(g, st, PASS)
+    # the crack is no longer possible: no flip, no action spent, nothing more burned
+    assert st.dec[0] == D["MAIN"] and st.actions[0] == 3 and st.vpub_len[0, 0] == 2
+    assert st.pt_len[0] == 1 and not st.over[0].any()
+
+
+def test_two_copies_one_overloaded_only_that_one_is_jailed():
+    g = game()
+    st = scenario(g, crews={(0, 0): [MECHANIC, CROWBAR, CROWBAR]}, piles={0: [9, 11]})
+    play(g, st, CRACK0, PILE1, CROWBAR, PASS, MECHANIC)
+    assert st.police_count[0, CROWBAR] == 1 and st.hand[0, 0, CROWBAR] == 1
+    assert st.known[0, 0, CROWBAR] == 1
+
+
+# -- determinization during setup ---------------------------------------------------------------
+def test_resample_during_setup_redraws_vaults_and_disrupts():
+    g = Vaults(num_players=3)
+    st = g.init(np.arange(4))
+    assert (st.dec == D["BOSS_CHOICE"]).all()
+    r = g.resample_hidden(st, 0, 7)
+    for b in range(4):
+        assert not (r.vpub[b] == st.vpub[b]).all() and not (r.ddeck[b] == st.ddeck[b]).all()
+        tops_old, tops_new = st.vpub[b, :, 8], r.vpub[b, :, 8]
+        assert (C.VAULT_GROUP[tops_old] == C.VAULT_GROUP[tops_new]).all()
+        assert sorted(r.vpub[b].ravel()) == list(range(27))
+        assert sorted(r.ddeck[b]) == sorted(st.ddeck[b])
+        assert (r.boss_offer[b, 0] == st.boss_offer[b, 0]).all()
+    assert (g.observe(r, 0) == g.observe(st, 0)).all()
