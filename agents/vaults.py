@@ -65,14 +65,19 @@ class VaultsHeuristic(Policy):
             exact = np.where(C.VAULT_SUCCESS[pk], C.VAULT_VALUE[pk], -FAIL_COST[C.VAULT_GROUP[pk]])
             ev[some, i] = np.where(known, exact, e)[some]
         tops = f["player.top_vault"]  # [B,N,28]
+        depth = np.round(f["player.vault_pile"] * 27)  # [B,N,27] place from the top, 0 absent
         for off in range(1, N):
             t = tops[:, off].argmax(1)
             some = t < 27
             tv = np.minimum(t, 26)
             combo[some, 2 + off] = C.VAULT_COMBO[tv[some]]
             gain = C.VAULT_VALUE[tv] * (1 + 1 / (N - 1))
+            # a Fail top may be worth cracking to uncover a Success vault below it
+            below = depth[:, off] == 2
+            nxt = np.where(below.any(1), below.argmax(1), 0)
+            uncover = 0.5 * np.where(below.any(1) & C.VAULT_SUCCESS[nxt], C.VAULT_VALUE[nxt], 0)
             ev[some, 2 + off] = np.where(C.VAULT_SUCCESS[tv], gain,
-                                         -FAIL_COST[C.VAULT_GROUP[tv]])[some]
+                                         uncover - FAIL_COST[C.VAULT_GROUP[tv]])[some]
         return combo, ev
 
     def _crews(self, f: dict, seat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -26,36 +26,12 @@ Version History:
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import numpy as np
-
-from .core import HeistAECEnv, make_env_fns
+from .core.aec import define_env
 from .core.docs import generated_section
 from .vaults.kernel import Vaults as Game
 from .vaults.kernel import VaultsState as State
 
-
-class raw_env(HeistAECEnv):  # noqa: N801 (PettingZoo naming)
-    """Vaults without wrappers; illegal actions raise ValueError."""
-
-    game_cls = Game
-    metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": False,
-                "name": "vaults_v0"}
-
-
-env, _raw = make_env_fns(raw_env)
-
-
-@lru_cache(maxsize=8)
-def _game(num_players: int) -> Game:
-    return Game(num_players=num_players)
-
-
-def obs_fields(obs: np.ndarray, num_players: int = 2) -> dict[str, np.ndarray]:
-    """Decode an observation vector (or batch) into named parts."""
-    return _game(num_players).obs_fields(obs)
-
+raw_env, env, obs_fields = define_env(Game, __name__)
 
 __doc__ += "\n" + generated_section(Game)
 __all__ = ["Game", "State", "env", "obs_fields", "raw_env"]

@@ -57,14 +57,14 @@ class Encoder:
         col = lambda name, i=0: lay.slice_of(name, i).start  # noqa: E731
         self.col = {name: col(name) for name in lay.names}
         self.seat0 = col("player.hand_size")
-        self.seat_w = W = col("player.hand_size", 1) - self.seat0 if N > 1 else 405
+        self.seat_w = W = col("player.hand_size", 1) - self.seat0
         self.crew0 = col("player.crew0") - self.seat0  # offset of the crews in a seat block
         div = np.ones(S, np.float32)
 
         def put(cols: slice | list[int] | int, d: float) -> None:
             div[cols] = d
 
-        for name in ("my_hand", "police_counts", "disrupt_used", "overloads"):
+        for name in ("my_hand", "my_hand_known", "police_counts", "disrupt_used", "overloads"):
             put(lay.slice_of(name), 2)
         put(col("goal"), C.TOTAL_LOOT)
         put(col("main_deck"), C.DECK_SIZE)
@@ -84,6 +84,8 @@ class Encoder:
             put(s + 56, game.goal)  # loot
             put(s + 57, 27)  # vault count
             put(s + 86, 8)  # fails
+            put(slice(s + 87, s + 114), 27)  # vault pile depths
+            put(s + 114, 300)  # turns taken
             for k in range(K):
                 c = s + self.crew0 + 53 * k
                 put(slice(c + 13, c + 45), 2)  # members and tools
@@ -92,6 +94,17 @@ class Encoder:
         self.div = div
         self.goal_value = np.float32(game.goal) / np.float32(C.TOTAL_LOOT)
         self.loot_cols = self.seat0 + 56 + W * np.arange(N)
+        self.turn_cols = self.seat0 + 114 + W * np.arange(N)
+        assert col("player.vault_pile") == self.seat0 + 87
+        assert col("player.turns_taken") == self.seat0 + 114
+        # decisions during which the chosen player / crew of an effect is shown
+        D = C.D
+        self.tp_pending = np.zeros(len(C.DECISIONS), bool)
+        self.tp_pending[[D["TARGET_CREW"], D["TARGET_CARD"], D["TARGET_SKILL"], D["DEST_CREW"],
+                         D["FAIL_CARD"]]] = True
+        self.tc_pending = np.zeros(len(C.DECISIONS), bool)
+        self.tc_pending[[D["TARGET_CARD"], D["TARGET_SKILL"], D["DEST_CREW"], D["FAIL_CARD"],
+                         D["SWAP_CARD"]]] = True
         self.pool = _Pool()
         self._consts: dict[int, dict[str, np.ndarray]] = {}
         # fixed one-hot columns
@@ -118,9 +131,9 @@ class Encoder:
                 "R": np.zeros((B, N, self.seat_w), np.int8)}
         return c
 
-    def loot_view(self, out: np.ndarray) -> np.ndarray:
-        """[B,N] view of every relative seat's loot column."""
-        s0 = self.seat0 + 56
+    def loot_view(self, out: np.ndarray, offset: int = 56) -> np.ndarray:
+        """[B,N] view of every relative seat's loot column (or the column at `offset`)."""
+        s0 = self.seat0 + offset
         return out[:, s0:s0 + self.N * self.seat_w].reshape(out.shape[0], self.N,
                                                             self.seat_w)[:, :, 0]
 
@@ -149,6 +162,10 @@ class Encoder:
         R[..., 58:86] = 0
         hot = np.where(vl > 0, vt, 27).astype(np.int64) + 58
         R.reshape(-1, W)[np.arange(B * N), hot.reshape(-1)] = 1
+        # the whole pile, in order: each vault's depth from the top (1 = top, 0 = absent)
+        R[..., 87:115] = 0  # and turns taken (beyond int8), written after the division
+        bi, qi, ti = np.nonzero(pos)
+        R[bi, qi, 87 + st.vpriv[bi, qi, ti].astype(np.int64)] = vl[bi, qi] - ti
         crew = st.crew
         sk = crew.astype(np.float32) @ _SKILLS_EXISTS  # [B,N,K,4] skills, characters
         mods = st.mods
@@ -175,6 +192,7 @@ class Encoder:
         raw[:, col["actions_left"]] = np.minimum(st.actions, 6)
         raw[:, col["can_draw"]] = st.can_draw
         raw[:, col["my_hand"]:col["my_hand"] + 54] = rel[:, 0, 2:56]
+        raw[:, col["my_hand_known"]:col["my_hand_known"] + 54] = st.known[b, me]
         ln = st.vpub_len
         tops = st.vpub.reshape(-1).take(k["base9"] + np.maximum(ln - 1, 0)).astype(np.int64)
         pp = col["public_piles"]
@@ -205,12 +223,11 @@ class Encoder:
         always = np.concatenate([
             k["c_np"],
             (col["active_player"] + (st.active - me) % N)[:, None],
+            (col["first_player"] + (st.first_player - me) % N)[:, None],
             (col["draw_source"] + st.draw_source.astype(np.int64))[:, None],
             col["public_piles"] + 11 * j3 + 1 + grp,
             col["police_tops"] + 33 * j3 + tc,
             col["police_tops"] + 99 + 13 * j3 + tt,
-            (col["target_player"] + (st.tgt_player - me) % N)[:, None],
-            (col["target_crew"] + st.tgt_crew.astype(np.int64))[:, None],
         ], 1)
         flat = raw.reshape(-1)
         flat[(rowS + always).reshape(-1)] = 1
@@ -221,10 +238,13 @@ class Encoder:
             (col["effect"] + st.effect.astype(np.int64))[:, None],
             (col["decision"] + st.dec.astype(np.int64))[:, None],
             (col["card_in_play"] + np.maximum(st.card_in_play, 0).astype(np.int64))[:, None],
+            (col["target_player"] + (st.tgt_player - me) % N)[:, None],
+            (col["target_crew"] + st.tgt_crew.astype(np.int64))[:, None],
         ], 1)
         cond_val = np.concatenate([
             (st.phase > 0)[:, None], ln > 0, (st.effect > 0)[:, None],
-            (st.owner == me)[:, None], (st.card_in_play >= 0)[:, None]], 1)
+            (st.owner == me)[:, None], (st.card_in_play >= 0)[:, None],
+            self.tp_pending[st.dec][:, None], self.tc_pending[st.dec][:, None]], 1)
         flat[(rowS + cond_idx).reshape(-1)] = cond_val.reshape(-1)
         setup = st.dec == C.D["BOSS_CHOICE"]
         if setup.any():
@@ -236,7 +256,10 @@ class Encoder:
         gc = np.flatnonzero(cracking)
         if gc.size:
             raw[gc, col["crack_crew"] + st.crack_crew[gc].astype(np.int64)] = 1
-            raw[gc, col["crack_target"] + st.crack_target[gc].astype(np.int64)] = 1
+            t = st.crack_target[gc].astype(np.int64)  # 0-2 public, 3.. offset from active
+            q = st.active[gc].astype(np.int64) + t - 2  # the target pile's owner (if t >= 3)
+            t = np.where(t < 3, t, 3 + (q - me[gc]) % N)  # offset from me
+            raw[gc, col["crack_target"] + t] = 1
             cs = col["crack_skills"]
             raw[gc, cs:cs + 3] = np.minimum(g._crack_skills(st, gc), 30)
             t = g._target_tops(st, gc)[np.arange(gc.size), st.crack_target[gc]]
@@ -252,4 +275,6 @@ class Encoder:
         np.divide(np.minimum(st.turns_total, 300), div[col["turn"]], out=out[:, col["turn"]])
         loot = np.minimum(st.loot.reshape(-1).take(idx), g.goal)  # [B,N] relative seats
         np.divide(loot, div[self.loot_cols], out=self.loot_view(out))
+        turns = np.minimum(st.turns_taken.reshape(-1).take(idx), 300)
+        np.divide(turns, div[self.turn_cols], out=self.loot_view(out, 114))
         return out

@@ -243,11 +243,13 @@ class Vaults(Game):
             Field("disrupt_deck", 1, "cards / 20"),
             Field("turn", 1, "min(1, turns / 300)"),
             Field("active_player", 4, "one-hot seat offset of the active player"),
+            Field("first_player", 4, "one-hot seat offset of the first player (tie-breaks)"),
             Field("phase", 4, "one-hot phase 1-4"),
             Field("actions_left", 1, "min(1, actions / 6)"),
             Field("can_draw", 1, "the active turn started with < 5 cards"),
             Field("draw_source", 3, "one-hot none / main deck / Police station"),
             Field("my_hand", 54, "my cards by type / 2"),
+            Field("my_hand_known", 54, "those of my cards everyone knows are there / 2"),
             Field("my_peeks", 84, "per public pile: one-hot of the top vault if I know its "
                   "front, else slot 27"),
             Field("my_boss_offer", 12, "bosses offered to me at setup (until chosen)"),
@@ -259,6 +261,9 @@ class Vaults(Game):
                 Field("vault_count", 1, "vaults in pile / 27"),
                 Field("top_vault", 28, "one-hot vault id of the pile top (27 = empty)"),
                 Field("fails", 1, "Fail vaults in pile / 8"),
+                Field("vault_pile", 27, "per vault id, its place in the pile counted from the "
+                      "top / 27 (top 1/27, 0 = not there; their fronts are all face up)"),
+                Field("turns_taken", 1, "min(1, turns taken / 300)"),
             ) + crew_fields, "seat offset r from me (0 = me)"),
             Field("public_piles", 33, "per pile: count / 9, one-hot top group G0-G8 or empty"),
             Field("revealed", 27, "vault fronts that are public"),
@@ -269,10 +274,13 @@ class Vaults(Game):
             Field("decision", len(C.DECISIONS), "one-hot pending decision (mine only)"),
             Field("card_in_play", 54, "one-hot card being played / resolving"),
             Field("effect", C.N_EFFECTS, "one-hot effect being resolved"),
-            Field("target_player", 4, "one-hot seat offset of the chosen player"),
-            Field("target_crew", K, "one-hot chosen crew slot"),
+            Field("target_player", 4, "one-hot seat offset of the chosen player (while a "
+                  "chosen crew, card, skill or steal destination is pending)"),
+            Field("target_crew", K, "one-hot chosen crew slot (while a card, skill, steal "
+                  "destination or swap is pending)"),
             Field("crack_crew", K, "one-hot crew slot of the declared crack"),
-            Field("crack_target", 6, "one-hot crack target (3 public, 3 opponent offsets)"),
+            Field("crack_target", 7, "one-hot crack target: public pile 1-3, then the "
+                  "target pile owner's seat offset from me (0-3)"),
             Field("crack_skills", 3, "current skills of the cracking crew / 30"),
             Field("crack_combo", 3, "combination of the target / 10"),
             Field("overloads", 12, "overloaded tools / 2"),

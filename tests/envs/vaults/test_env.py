@@ -12,8 +12,8 @@ def test_registry_and_defaults():
     env = make("vaults_v0")
     env.reset(seed=3)
     game = env.unwrapped.game
-    assert game.num_players == 2 and game.num_actions == 94 and game.obs_size == 1419
-    assert vaults_v0.obs_fields(np.zeros(1419))["my_hand"].shape == (54,)
+    assert game.num_players == 2 and game.num_actions == 94 and game.obs_size == 1534
+    assert vaults_v0.obs_fields(np.zeros(1534))["my_hand"].shape == (54,)
 
 
 @pytest.mark.parametrize("opt", [{"goal": 99}, {"goal": 2000}, {"max_crews": 9},
@@ -27,7 +27,7 @@ def test_bad_options_raise_value_error_naming_them(opt):
 def test_max_crews_changes_the_sizes():
     g = vaults_v0.Game(max_crews=3)
     # spec §4.2 plus 12 (boss offers), 8 (Fail parts in the effect one-hot), 2 (window kind)
-    assert g.num_actions == 76 + 9 and g.obs_size == 597 + 6 + 2 * (87 + 53 * 3)
+    assert g.num_actions == 76 + 9 and g.obs_size == 656 + 6 + 2 * (115 + 53 * 3)
 
 
 def test_score_rewards_are_zero_sum_margins():
@@ -56,3 +56,43 @@ def test_render_hides_opponent_hands():
     text = g.render(st, 0, player=0)
     assert "known:" in text and "Public pile 1" in text
     assert "£" not in text.split("Public pile 1")[1].split("\n")[0]
+
+
+def test_obs_fields_takes_the_env_options():
+    g3 = vaults_v0.Game(num_players=3, max_crews=3)
+    f = vaults_v0.obs_fields(np.zeros(g3.obs_size), num_players=3, max_crews=3)
+    assert f["player.hand_size"].shape == (3, 1) and f["target_crew"].shape == (3,)
+
+
+def test_public_pile_order_turns_first_player_and_my_known_cards():
+    from .helpers import scenario
+
+    g = vaults_v0.Game(num_players=3, auto_forced=False, first_player=0)
+    st = scenario(g, hands={0: [13, 13, 32]}, private={2: [4, 9, 20]})
+    st.known[0, 0, 13] = 1  # one Knuckles was drawn from the Police station
+    st.first_player[0] = 1
+    st.turns_taken[0] = [7, 6, 6]
+    f = g.obs_fields(g.observe(st, 1))  # seen by P1: P2 is at +1, P0 at +2
+    pile = np.round(f["player.vault_pile"][0] * 27)
+    assert pile[1, 20] == 1 and pile[1, 9] == 2 and pile[1, 4] == 3  # top first
+    assert pile[1].sum() == 6 and pile[0].sum() == 0 and pile[2].sum() == 0
+    assert np.allclose(f["player.turns_taken"][0, :, 0] * 300, [6, 6, 7])
+    assert f["first_player"][0].argmax() == 0  # P1 itself
+    assert f["my_hand_known"][0].sum() == 0
+    f0 = g.obs_fields(g.observe(st, 0))
+    assert np.allclose(f0["my_hand_known"][0] * 2, np.eye(54)[13])
+    assert np.allclose(f["player.known_hand"][0, 2] * 2, np.eye(54)[13])  # as P1 sees it
+    assert f0["first_player"][0].argmax() == 1
+
+
+def test_crack_target_is_relative_to_the_observer_and_targets_clear():
+    from .helpers import play, scenario
+
+    g = vaults_v0.Game(num_players=3, auto_forced=False, first_player=0)
+    st = scenario(g, hands={1: [46]}, crews={(0, 0): [15, 30]}, private={2: [9]})
+    play(g, st, 60, 86)  # P0 cracks P2's pile (+2 from P0); P1 holds a disrupt
+    assert st.dec[0] == C.D["RESPONSE"]
+    for me, idx in ((0, 5), (1, 4), (2, 3)):
+        f = g.obs_fields(g.observe(st, me))
+        assert f["crack_target"][0].argmax() == idx and f["crack_target"][0].sum() == 1
+        assert f["target_player"][0].sum() == 0 and f["target_crew"][0].sum() == 0
