@@ -28,6 +28,25 @@ def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
     return np.argmax(cum > target[:, None], axis=1)
 
 
+class ObservationBot(Policy):
+    """Base of the heuristic bots: rules over the acting seat's own observation, batched."""
+
+    name = "heuristic"
+
+    def __init__(self, game, seed: int | None = 0):
+        self.game = game
+        self.n = game.num_players
+        self.rng = np.random.default_rng(seed)
+
+    def view(self, obs: np.ndarray, mask: np.ndarray) -> tuple[dict[str, np.ndarray],
+                                                               np.ndarray]:
+        """The acting seat's own view by field name (the first block of an oracle
+        observation, so a bot never uses what the rules hide), and the mask as bool [B, A]."""
+        obs = np.atleast_2d(obs)
+        view = self.game.base_observation_layout.decode(obs[:, :self.game.base_obs_size])
+        return view, np.atleast_2d(mask).astype(bool)
+
+
 class RandomPolicy(Policy):
     """Uniform over the legal actions."""
 

@@ -36,7 +36,7 @@ from ..envs.big_score.kernel import (
     ROB_FLEE,
     TRADE,
 )
-from .base import Policy, sample_legal
+from .base import ObservationBot, sample_legal
 
 TOKEN_VALUE = np.array([3.0, 3.0, 2.0])  # worth of a job's Artifact, Diamond, Hard Drive ($10K)
 # Expert Ability preference when the Expert cards held do not decide (the Gun Man's extra
@@ -58,20 +58,11 @@ def _steal(base: int):
     return rule
 
 
-class BigScoreHeuristic(Policy):
+class BigScoreHeuristic(ObservationBot):
     """Greedy rule-based play of The Big Score, batched over games."""
 
-    name = "heuristic"
-
-    def __init__(self, game, seed: int | None = 0):
-        self.game = game
-        self.n = game.num_players
-        self.rng = np.random.default_rng(seed)
-
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        obs = np.atleast_2d(obs)
-        mask = np.atleast_2d(mask).astype(bool)
-        f = self.game.obs_fields(obs[:, :self.game.base_obs_size])
+        f, mask = self.view(obs, mask)
         decision = f["meta.decision"].argmax(axis=1)
         out = sample_legal(mask, self.rng.random(len(mask)))  # fallback: any legal action
         for d, rule in self._rules.items():

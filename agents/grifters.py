@@ -13,7 +13,7 @@ import numpy as np
 from heistbench.envs.grifters import components as C
 from heistbench.envs.grifters import kernel as K
 
-from .base import Policy
+from .base import ObservationBot
 
 NEG = -1e9
 LOCK = 0.4  # cost of each card a Job locks away for three turns
@@ -26,21 +26,12 @@ COFFERS_TAKE = np.zeros(C.NUM_TYPES, np.float32)  # ISK a card takes from the Co
 COFFERS_TAKE[[C.THIEF, C.CON_MAN, C.SAFECRACKER, C.HACKER]] = (2, 1, 3, 1)
 
 
-class GriftersHeuristic(Policy):
+class GriftersHeuristic(ObservationBot):
     """Greedy one-step valuation of every legal action, from the observation alone."""
 
-    name = "heuristic"
-
-    def __init__(self, game, seed: int | None = 0):
-        self.game = game
-        self.n = game.num_players
-        self.rng = np.random.default_rng(seed)
-
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        obs, mask = np.atleast_2d(obs), np.atleast_2d(mask).astype(bool)
-        # decode the acting seat's own view (the first block of an oracle observation)
-        f = self.game.base_observation_layout.decode(obs[:, :self.game.base_obs_size])
-        B, N = obs.shape[0], self.n
+        f, mask = self.view(obs, mask)
+        B, N = mask.shape[0], self.n
         stash = f["player.stash"][:, :N, 0] * 75
         score = f["player.score"][:, :N, 0] * 100
         coffers = f["coffers"][:, 0] * 75

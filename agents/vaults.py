@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..envs.vaults import components as C
-from .base import Policy
+from .base import ObservationBot
 
 ENV_VERSION = "vaults_v0"
 # boss preference (higher is better): 2 > 11 > 3 > 4 > 1 > 10 > 0 > 5 > 9 > 8 > 6 > 7
@@ -27,14 +27,11 @@ CREW_SKILL = C.SKILLS.sum(1).astype(np.float64)  # a card's skill sum
 TOOL_SKILLS = C.SKILLS[C.TOOL0:].astype(np.float64)
 
 
-class VaultsHeuristic(Policy):
+class VaultsHeuristic(ObservationBot):
     """Heuristic Vaults player (observation only, batched)."""
 
-    name = "vaults-rule-v1"
-
-    def __init__(self, game, seed: int = 0):
-        self.game = game
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, game, seed: int | None = 0):
+        super().__init__(game, seed)
         self.N, self.K = game.num_players, game.K
         al = game.action_layout
         self.A = {r.name: al.start[r.name] for r in al.ranges}
@@ -91,10 +88,8 @@ class VaultsHeuristic(Policy):
 
     # -- acting ---------------------------------------------------------------------------
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        obs = np.atleast_2d(obs)
-        mask = np.atleast_2d(mask).astype(bool)
-        B = obs.shape[0]
-        f = self.game.obs_fields(obs)
+        f, mask = self.view(obs, mask)
+        B = mask.shape[0]
         A = self.A
         dec = f["decision"].argmax(1)
         score = self.rng.random(mask.shape) * 0.01  # ties broken at random

@@ -263,6 +263,15 @@ class BigScoreGame(Game):
     def _actor(self, s: BigScoreState, idx: np.ndarray) -> np.ndarray:
         return s.queue[idx, s.qpos[idx]].astype(np.int64)
 
+    def _secret(self, s: BigScoreState, idx: np.ndarray, pending: np.ndarray,
+                value: np.ndarray) -> np.ndarray:
+        """Record the acting seat's secret choice (a closed fist over the table); returns the
+        games whose window just closed, where the choices are now revealed together."""
+        seat = self._actor(s, idx)
+        pending[idx, seat] = value
+        s.committed[idx, seat] = True
+        return idx[self._advance(s, idx)]
+
     def _advance(self, s: BigScoreState, idx: np.ndarray) -> np.ndarray:
         """Move the window cursor on; returns a bool [k]: the window is now closed."""
         s.qpos[idx] += 1
@@ -278,11 +287,7 @@ class BigScoreGame(Game):
         self._refresh(s, idx)
 
     def _on_boss_option(self, s, idx, a):
-        seat = self._actor(s, idx)
-        s.boss_choice[idx, seat] = a - A_BOSS_TOKEN
-        s.committed[idx, seat] = True
-        closed = self._advance(s, idx)
-        self._take_boss_options(s, idx[closed])
+        self._take_boss_options(s, self._secret(s, idx, s.boss_choice, a - A_BOSS_TOKEN))
 
     # -- Act I › Round Setup ------------------------------------------------------------------
     def _round_setup(self, s: BigScoreState, idx: np.ndarray) -> None:
@@ -317,10 +322,7 @@ class BigScoreGame(Game):
                           np.zeros(len(idx), int))
 
     def _on_draft(self, s, idx, a):
-        seat = self._actor(s, idx)
-        s.pick_pending[idx, seat] = a - A_DRAFT
-        s.committed[idx, seat] = True
-        closed = idx[self._advance(s, idx)]
+        closed = self._secret(s, idx, s.pick_pending, a - A_DRAFT)
         if closed.size == 0:
             return
         # everyone has picked: reveal nothing, keep the picks, pass the rest of the hands
@@ -420,10 +422,7 @@ class BigScoreGame(Game):
             idx = np.concatenate([skipped, idx[decided]])
 
     def _on_joat(self, s, idx, a):
-        seat = self._actor(s, idx)
-        s.joat_pending[idx, seat] = a - A_JOAT
-        s.committed[idx, seat] = True
-        closed = idx[self._advance(s, idx)]
+        closed = self._secret(s, idx, s.joat_pending, a - A_JOAT)
         if closed.size == 0:
             return
         # the fists open together; revealed tokens are spent whatever the outcome
@@ -528,11 +527,7 @@ class BigScoreGame(Game):
         self._open_window(s, idx, ROB_FLEE, s.status[idx] == IN_VAULT, s.first_player[idx])
 
     def _on_rob_flee(self, s, idx, a):
-        seat = self._actor(s, idx)
-        s.rob_pending[idx, seat] = a - A_ROB
-        s.committed[idx, seat] = True
-        closed = idx[self._advance(s, idx)]
-        self._reveal(s, closed)
+        self._reveal(s, self._secret(s, idx, s.rob_pending, a - A_ROB))
 
     def _reveal(self, s: BigScoreState, idx: np.ndarray) -> None:
         """RB › The Reveal and Getting Busted, with the Driver's and Grease Man's flight."""

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from heistbench import envs
 from heistbench.agents import heuristic_policy, make_policy
 from heistbench.training.evaluate import evaluate
+
+from heistbench import envs
 
 NAMES = list(envs.GAMES)
 
@@ -42,3 +42,18 @@ def test_bots_only_read_the_observation():
         b = heuristic_policy(game, seed=3).act(obs.copy(), state.legal_action_mask.copy())
         assert (a == b).all()
         assert state.legal_action_mask[np.arange(16), a].all()
+
+
+def test_bots_play_the_oracle_view_as_their_own():
+    """Given an oracle (reveal_hidden) observation, a bot still reads only its own seat's view."""
+    import numpy as np
+
+    for name in NAMES:
+        plain = envs.game(name, num_players=2)
+        oracle = envs.game(name, num_players=2, reveal_hidden=True)
+        state = plain.init(np.arange(8))
+        a = heuristic_policy(plain, seed=4).act(plain.observe(state, state.current_player),
+                                                state.legal_action_mask)
+        b = heuristic_policy(oracle, seed=4).act(oracle.observe(state, state.current_player),
+                                                 state.legal_action_mask)
+        assert (a == b).all()
