@@ -32,6 +32,9 @@ def test_bench_prints_table_and_json(tmp_path):
     rows = json.loads(path.read_text())
     assert {(r["mode"], r["batch"]) for r in rows} == {("aec", 1), ("batch", 1), ("batch", 16)}
     assert all(r["agent_steps_per_s"] > 0 and r["mean_game_length"] > 0 for r in rows)
+    out = run("bench", "grifters", "--players", "2", "--batch", "8", "--seconds", "0.2",
+              "--clock", "cpu", "--no-progress")
+    assert out.returncode == 0 and "grifters_v0" in out.stdout, out.stderr
 
 
 def test_bench_rejects_bad_input():
