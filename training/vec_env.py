@@ -121,18 +121,8 @@ class SelfPlayVecEnv(VecEnv):
         self.ep_length[idx] = 0
 
     def _step_only(self, movers: np.ndarray, actions: np.ndarray) -> None:
-        """Step the games flagged in `movers`, leaving the others untouched.
-
-        `Game.step` leaves finished games alone, so the games that must wait are flagged
-        finished for the duration of the call.
-        """
-        state = self.state
-        paused = ~movers & ~state.terminated
-        state.terminated[paused] = True
-        try:
-            self.game.step(state, actions)
-        finally:
-            state.terminated[paused] = False
+        """Step the games flagged in `movers`, leaving the others untouched."""
+        self.game.step(self.state, actions, where=movers)
 
     def _play_opponents(self, reward: np.ndarray, dones: np.ndarray,
                         infos: list[dict]) -> None:

@@ -77,8 +77,12 @@ class Game:
         self._settle(state, np.arange(len(keys)))
         return state
 
-    def step(self, state: BatchState, actions: np.ndarray | int) -> BatchState:
-        """Apply one action per game (games already over ignore theirs); updates in place."""
+    def step(self, state: BatchState, actions: np.ndarray | int,
+             where: np.ndarray | None = None) -> BatchState:
+        """Apply one action per game (games already over ignore theirs); updates in place.
+
+        `where` (bool [B]) limits the step to those games: the others, and their actions, are
+        left alone (a self-play env steps only the games whose opponents are to move)."""
         B = state.batch_size
         acts = np.asarray(actions)
         if acts.ndim == 0:
@@ -86,7 +90,14 @@ class Game:
         if acts.shape != (B,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"{self.name}: actions must be an int array of shape ({B},), "
                              f"got {np.asarray(actions).dtype} {np.asarray(actions).shape}")
-        live = np.flatnonzero(~(state.terminated | state.truncated))
+        live = ~(state.terminated | state.truncated)
+        if where is not None:
+            where = np.asarray(where)
+            if where.shape != (B,) or where.dtype != bool:
+                raise ValueError(f"{self.name}: where must be a bool array of shape ({B},), "
+                                 f"got {where.dtype} {where.shape}")
+            live &= where
+        live = np.flatnonzero(live)
         state.rewards[:] = 0.0
         if live.size == 0:
             return state

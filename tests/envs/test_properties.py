@@ -236,3 +236,17 @@ def test_docs_are_generated_from_layouts(name):
     assert fill(text, mod.Game) == text, (
         "the generated tables are stale: run `python -m heistbench.envs.core.docs`")
     assert mod.Game().observation_layout.markdown_table() in mod.__doc__
+
+
+@pytest.mark.parametrize("name", envs.GAMES)
+def test_step_where_leaves_the_other_games_alone(name):
+    game = envs.game(name, num_players=2)
+    state = game.init(np.arange(4))
+    before = state.copy()
+    where = np.array([True, False, True, False])
+    game.step(state, random_actions(state, 0), where=where)
+    for b in (1, 3):
+        assert same_game(state[b], before[b])
+    assert (state.steps[where] >= 1).all()
+    with pytest.raises(ValueError, match="where"):
+        game.step(state, random_actions(state, 1), where=np.ones(3, bool))
