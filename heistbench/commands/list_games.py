@@ -19,10 +19,11 @@ def rows() -> list[dict]:
     out = []
     for name in GAMES:
         cls = module(name).Game
-        g = cls()
+        games = [cls(num_players=n) for n in cls.player_counts]
         out.append({"game": name, "title": cls.title, "players": list(cls.player_counts),
-                    "actions": g.num_actions, "obs_size": g.obs_size,
-                    "max_steps": g.max_steps})
+                    "actions": games[0].num_actions,
+                    "obs_size": {g.num_players: g.obs_size for g in games},
+                    "max_steps": games[0].max_steps})
     return out
 
 
@@ -33,8 +34,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, indent=2))
     else:
+        def span(values) -> str:
+            lo, hi = min(values), max(values)
+            return str(lo) if lo == hi else f"{lo}–{hi}"
+
         print(table(["game", "title", "players", "actions", "observation", "step bound"],
-                    [[d["game"], d["title"], "–".join(map(str, (d["players"][0],
-                      d["players"][-1]))), d["actions"], d["obs_size"], d["max_steps"]]
-                     for d in data]))
+                    [[d["game"], d["title"], span(d["players"]), d["actions"],
+                      span(d["obs_size"].values()), d["max_steps"]] for d in data]))
     return 0
