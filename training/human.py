@@ -1,8 +1,9 @@
 """A person plays a game in the terminal against bots, seeing only what their seat may see.
 
-A bot's move is shown by name only when the person's view tells it apart from the bot's other
-legal moves (found by trying them all on copies of the game); a secret choice is announced as
-such, so the terminal never shows more than the board would.
+A bot's move is shown by name only when it is not a secret choice by the rules and the person's
+view tells it apart from the bot's other legal moves (found by trying them all on copies of the
+game); a secret choice is announced as such, so the terminal never shows more than the board
+would.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ QUIT = ("q", "quit", "exit")
 
 
 def _visible(game: Game, state, seat: int, action: int) -> bool:
-    """Whether `seat`'s observation after `action` differs from that after every other move."""
+    """Whether `seat` may see `action`: it is no secret choice by the rules, and `seat`'s
+    observation after it differs from that after every other move."""
+    if game.secret_decision(state)[0] and int(state.current_player[0]) != seat:
+        return False
     legal = np.flatnonzero(state.legal_action_mask[0])
     if legal.size <= 1:
         return True

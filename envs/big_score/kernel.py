@@ -755,6 +755,10 @@ class BigScoreGame(Game):
         cash = self.holdings(s)["cash"].astype(np.int64)
         return (self.scores(s) << 32) + ((s.status != BUSTED).astype(np.int64) << 31) + cash
 
+    def secret_decision(self, s: BigScoreState) -> np.ndarray:
+        """Boss options, draft picks, assignments, JoAT fists and rob/flee are secret."""
+        return np.isin(s.phase, (BOSS_OPTION, DRAFT, ASSIGN, JOAT, ROB_FLEE))
+
     def final_info(self, s: BigScoreState, b: int = 0) -> dict:
         """Each player's score by component ($10K) and who was busted."""
         parts = self.score_parts(s[b])

@@ -145,6 +145,11 @@ class Game:
         keys = self.rank_keys(state)
         return keys == keys.max(axis=1, keepdims=True)
 
+    def secret_decision(self, state: BatchState) -> np.ndarray:
+        """bool [B]: the pending decision is a secret choice (a draft pick, a closed fist),
+        which nobody else may see when it is made; the rules reveal it later, or never."""
+        return np.zeros(state.batch_size, bool)
+
     def final_info(self, state: BatchState, b: int = 0) -> dict:
         """Extra end-of-game facts for game b (the AEC env adds them to every agent's info),
         e.g. a score breakdown."""

@@ -1533,6 +1533,10 @@ class Vaults(Game):
         D["FAIL_CARD"]: _mask_target_card, D["DISCARD"]: _mask_discard, D["COPY_BOSS"]: _mask_copy,
     }
 
+    def secret_decision(self, state: VaultsState) -> np.ndarray:
+        """The bosses chosen at setup stay hidden until everybody has chosen."""
+        return state.dec == D["BOSS_CHOICE"]
+
     def conserved(self, state: VaultsState) -> dict[str, np.ndarray]:
         """76 crew cards, 20 disrupts and 27 vaults, wherever they are (the main deck is
         built after the boss choice, so setup counts as complete)."""

@@ -83,3 +83,16 @@ def test_visibility_follows_the_observation():
     assert not _visible(game, state, 1, int(legal[0]))
     # ... but seat 0 always knows its own move
     assert _visible(game, state, 0, int(legal[0]))
+
+
+def test_secret_choices_stay_secret_even_when_they_close_a_window():
+    """The last bot to pick in a draft window changes the person's hand (the hands pass), but
+    its pick is a secret: it must not be named."""
+    game = make_game("big_score", num_players=2, boss_option_mode="cash")
+    out = []
+    play_human(game, 0, [make_policy("heuristic", game)], ["heuristic"], seed=3,
+               read=scripted(["1"] * 400), write=out.append)
+    named = [x for x in out if x.startswith("player_1 (heuristic): ")]
+    assert named  # its trades are public
+    assert not any("draft" in x or "assign" in x or "JoAT" in x or "vault" in x
+                   for x in named), named
