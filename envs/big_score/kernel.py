@@ -107,6 +107,11 @@ def _first_true(m: np.ndarray) -> np.ndarray:
     return m.argmax(axis=-1)
 
 
+def _kinds(phase: np.ndarray) -> np.ndarray:
+    """The distinct decision types present (cheaply for a batch of one)."""
+    return phase if phase.size == 1 else np.flatnonzero(np.bincount(phase, minlength=10))
+
+
 def _clockwise(start: np.ndarray, n: int) -> np.ndarray:
     """Seats clockwise from `start` [k] -> [k, n]."""
     return (start[:, None] + np.arange(n)[None, :]) % n
@@ -280,7 +285,7 @@ class BigScoreGame(Game):
     # -- the step: one handler per decision type ------------------------------------------------
     def _step(self, s: BigScoreState, idx: np.ndarray, actions: np.ndarray) -> None:
         phase = s.phase[idx]
-        present = np.flatnonzero(np.bincount(phase, minlength=10))
+        present = _kinds(phase)
         for d in present:
             sel = phase == d
             self._handlers[d](self, s, idx[sel], actions[sel])
@@ -744,7 +749,7 @@ class BigScoreGame(Game):
         top = art.max(axis=1, keepdims=True)
         is_top = art == top
         bonus = is_top & (is_top.sum(axis=1, keepdims=True) == 1) & (top >= 1)
-        return (total + np.take(C.DIAMOND_LUT, dia) + C.ARTIFACT_FACE * art
+        return (total + C.DIAMOND_LUT.take(dia) + C.ARTIFACT_FACE * art
                 + C.ARTIFACT_BONUS * bonus)
 
     def scores(self, s: BigScoreState) -> np.ndarray:
@@ -789,7 +794,7 @@ class BigScoreGame(Game):
         seat_all = self._actor(s, live)
         s.current_player[live] = seat_all
         phase = s.phase[live]
-        for d in np.flatnonzero(np.bincount(phase, minlength=10)):
+        for d in _kinds(phase):
             sel = phase == d
             g, seat = live[sel], seat_all[sel]
             if d == BOSS_OPTION:

@@ -219,18 +219,18 @@ class Encoder:
             s.contrib, s.joat_rev], axis=2, out=rows[:-1].reshape(B, n, -1))
         # one gather: every observer's six relative slots
         slots = np.where(k["empty_slot"], B * n, k["base"][:, None] + self.rel_table[me])
-        public = np.take(rows, slots.reshape(-1), axis=0,
+        public = rows.take(slots.reshape(-1), axis=0,
                          out=self.pool.empty((B * SLOTS, self.public), np.int16))
         public = public.reshape(B, SLOTS, -1)
         # my private cards and choices
         mine = k["base"] + me
-        own = lambda x: np.take(x.reshape(B * n, *x.shape[2:]), mine, axis=0)  # noqa: E731
+        own = lambda x: x.reshape(B * n, *x.shape[2:]).take(mine, axis=0)  # noqa: E731
         joat_shown = (own(s.joat_pending) + 1) * ((s.phase == JOAT) & own(s.committed))
         pb = self.player_block
         revealed = public[:, :, pb:self.public]
         jobs = self.pool.empty((B, 6, self.job_width), np.int16)
         np.concatenate([
-            np.take(self.job_raw, s.jobs, axis=0), (s.job_status + 1)[..., None], k["j4"],
+            self.job_raw.take(s.jobs, axis=0), (s.job_status + 1)[..., None], k["j4"],
             s.pile, revealed[:, :, :6].transpose(0, 2, 1), revealed[:, :, 6:].transpose(0, 2, 1),
             (s.inside + 1)[..., None], k["j5"]], axis=2, out=jobs)
         bag = s.bag * a2

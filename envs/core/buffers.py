@@ -7,6 +7,7 @@ reference to it, so callers always get an array they own.
 
 from __future__ import annotations
 
+import math
 import sys
 
 import numpy as np
@@ -30,7 +31,7 @@ class BufferPool:
     def empty(self, shape: tuple[int, ...], dtype: type = np.float32) -> np.ndarray:
         """A buffer nobody else holds, with arbitrary contents (for callers that overwrite
         every element)."""
-        if np.prod(shape) < self.SMALL:  # small arrays come from malloc's free lists anyway
+        if math.prod(shape) < self.SMALL:  # small arrays come from malloc's free lists anyway
             return np.empty(shape, dtype)
         bufs = self._bufs.setdefault((shape, np.dtype(dtype).str), [])
         for buf in bufs:
