@@ -87,7 +87,7 @@ class Game:
         acts = np.asarray(actions)
         if acts.ndim == 0:
             acts = np.full(B, int(acts))
-        if acts.shape != (B,) or not np.issubdtype(acts.dtype, np.integer):
+        if acts.shape != (B,) or acts.dtype.kind not in "iu":
             raise ValueError(f"{self.name}: actions must be an int array of shape ({B},), "
                              f"got {np.asarray(actions).dtype} {np.asarray(actions).shape}")
         live = ~(state.terminated | state.truncated)
@@ -98,13 +98,13 @@ class Game:
                                  f"got {where.dtype} {where.shape}")
             live &= where
         live = np.flatnonzero(live)
-        state.rewards[:] = 0.0
+        state.rewards.fill(0.0)
         if live.size == 0:
             return state
         a = acts[live]
         if self.validate:
             self._check_actions(state, live, a)
-        self._step(state, live, a.astype(np.int64))
+        self._step(state, live, a.astype(np.int64, copy=False))
         state.steps[live] += 1
         self._settle(state, live)
         return state
@@ -204,7 +204,8 @@ class Game:
 
     # -- internals ----------------------------------------------------------------------------
     def _check_actions(self, state: BatchState, live: np.ndarray, a: np.ndarray) -> None:
-        if a.min() < 0 or a.max() >= self.num_actions:
+        if (a.min() < 0 or a.max() >= self.num_actions) if a.size > 1 else \
+                not 0 <= int(a[0]) < self.num_actions:
             j = int(np.flatnonzero((a < 0) | (a >= self.num_actions))[0])
             raise ValueError(f"{self.name}: game {int(live[j])}: action {int(a[j])} is out of "
                              f"range; actions are 0..{self.num_actions - 1}")
