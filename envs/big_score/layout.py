@@ -137,8 +137,9 @@ class Encoder:
     """Builds the raw integers of the layout with few array operations (this is the hot path
     of every step); the core's `ObservationLayout.encode` scales them and expands one-hots.
 
-    Every seat's public row and private row are built together, in the layout's own column
-    order, and one gather turns them into the observer's relative slots and "me" block.
+    Every seat's public row is built once, in the layout's own column order, and one gather
+    turns the rows into the observer's relative slots; the observer's private fields are
+    gathered from his own seat; large intermediates live in pooled buffers.
     """
 
     def __init__(self, game: BigScoreGame):
@@ -158,7 +159,6 @@ class Encoder:
         self.public = self.player_block + 12  # + cards and JoAT revealed per job position
         # me -> the seat in each relative slot (slots past the player count are empty)
         self.rel_table = (np.arange(n)[:, None] + np.arange(SLOTS)[None, :]) % n
-        self.row_width = self.public + col["me.score_now"] - col["me.hand"]
         self.job_width = (col["player.present"] - col["job.req"]) // 6
         self.boss_token = (1 + game.boss_token).astype(np.int16)
         self.boss_cash = game.boss_cash.astype(np.int16)
@@ -179,9 +179,9 @@ class Encoder:
                 self._consts.clear()
             n, Z = self.n, lambda *shape: np.zeros(shape, np.int16)  # noqa: E731
             c = self._consts[B] = {
-                "ar": np.arange(B), "base": np.arange(B) * n, "one": np.ones((B, n, 1), np.int16),
+                "base": np.arange(B) * n, "one": np.ones((B, n, 1), np.int16),
                 "z1": Z(B, n, 1), "z2": Z(B, n, 2), "z5": Z(B, n, 5), "z9": Z(B, n, 9),
-                "z11": Z(B, n, 11), "j4": Z(B, 6, 4), "j5": Z(B, 6, 5),
+                "j4": Z(B, 6, 4), "j5": Z(B, 6, 5),
                 "empty_slot": np.broadcast_to(np.arange(SLOTS) >= n, (B, SLOTS)),
                 "head": np.broadcast_to(self.head, (B, 9)), "m5": Z(B, 5), "m9": Z(B, 9),
                 "m11": Z(B, 11), "m1": Z(B, 1), "m2": Z(B, 2)}
@@ -196,10 +196,9 @@ class Encoder:
         act2 = s.stage >= ACT2
         a2 = act2[:, None]
         seats = np.arange(n)
-        # per seat: the public row (the layout's player block, then cards and JoAT tokens
-        # revealed per job position) and the private row (the layout's "me" fields)
-        # this round's draws show once the fists open; starting options likewise, but for
-        # my own; a JoAT fist only to its owner (the private row)
+        # per seat, the public row: the layout's player block, then the cards and JoAT tokens
+        # revealed per job position. This round's draws show once the fists open, starting
+        # options likewise (but my own), a JoAT fist only to its owner (the private fields)
         drawn = (s.drawn + 1) * (act2 & (s.phase != ROB_FLEE))[:, None]
         shown = (s.phase != BOSS_OPTION)[:, None] | (seats == me[:, None])
         hand = s.hands + s.ahand
