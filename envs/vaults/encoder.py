@@ -12,11 +12,11 @@ these fields take (a multiply by a rounded reciprocal would not).
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.buffers import BufferPool
 from . import components as C
 
 if TYPE_CHECKING:
@@ -24,25 +24,6 @@ if TYPE_CHECKING:
 
 _SKILLS_EXISTS = np.concatenate([C.SKILLS.astype(np.float32),
                                  C.IS_CHAR[:, None].astype(np.float32)], 1)
-
-
-class _Pool:
-    """A few output buffers per batch size, handed out again only when nobody else holds one
-    (their contents are overwritten in full, so they are not cleared)."""
-
-    def __init__(self, slots: int = 3):
-        self.slots = slots
-        self.bufs: dict[tuple, list[np.ndarray]] = {}
-
-    def empty(self, shape: tuple[int, ...], dtype: type) -> np.ndarray:
-        bufs = self.bufs.setdefault((shape, np.dtype(dtype).str), [])
-        for buf in bufs:
-            if sys.getrefcount(buf) <= 3:  # the list, the loop variable, the argument
-                return buf
-        buf = np.empty(shape, dtype)
-        if len(bufs) < self.slots:
-            bufs.append(buf)
-        return buf
 
 
 class Encoder:
@@ -105,7 +86,7 @@ class Encoder:
         self.tc_pending = np.zeros(len(C.DECISIONS), bool)
         self.tc_pending[[D["TARGET_CARD"], D["TARGET_SKILL"], D["DEST_CREW"], D["FAIL_CARD"],
                          D["SWAP_CARD"]]] = True
-        self.pool = _Pool()
+        self.pool = BufferPool()
         self._consts: dict[int, dict[str, np.ndarray]] = {}
         # fixed one-hot columns
         self.c_np = col("num_players") + N - 2
@@ -265,7 +246,7 @@ class Encoder:
             t = g._target_tops(st, gc)[np.arange(gc.size), st.crack_target[gc]]
             raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
         # -- float32: one multiply, then the table columns ------------------------------------
-        out = self.pool.empty((B, S), np.float32) if B > 64 else np.empty((B, S), np.float32)
+        out = self.pool.empty((B, S), np.float32)  # small batches bypass the pool
         div = self.div
         np.divide(raw[:, :s0], div[:s0], out=out[:, :s0])
         np.divide(rel.reshape(B, N * W), div[s0:s1], out=out[:, s0:s1])
