@@ -387,7 +387,10 @@ class GriftersGame(Game):
         prog, pc = s.prog[g].astype(np.int64), s.pc[g].astype(np.int64)
         op, arg = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc].astype(np.int64)
         for o, sel in _groups(op):
-            _OPS[o](self, s, g[sel], arg[sel])
+            if o in _OPENS_DECISION:  # the effect starts with a choice
+                self._open(s, g[sel], _OPENS_DECISION[o])
+            else:
+                _OPS[o](self, s, g[sel], arg[sel])
 
     def _op_end(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
         """The play is over: staged cards enter Night One; then the extra Caper or Refresh."""
@@ -514,24 +517,6 @@ class GriftersGame(Game):
         g = g[~s.terminated[g]]
         if g.size:
             self._open(s, g, MM_KEEP)
-
-    def _op_copy_hand(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
-        self._open(s, g, FALLGUY_PICK)
-
-    def _op_copy_refresh(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
-        self._open(s, g, MIDDLEMAN_PICK)
-
-    def _op_thug(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
-        self._open(s, g, THUG_PARTNER)
-
-    def _op_kidnap(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
-        self._open(s, g, CHOOSE_OPP)
-
-    def _op_abduct(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
-        self._open(s, g, CHOOSE_OPP)
-
-    def _op_snitch(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
-        self._open(s, g, SNITCH_PLAYER)
 
     def _op_fence(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
         me = s.current_player[g]
@@ -1040,12 +1025,13 @@ _OPS = {
     C.OPP: GriftersGame._op_choose, C.EACH_OPP: GriftersGame._op_each_opp,
     C.RICHEST_OPP: GriftersGame._op_richest, C.BLACKMAIL: GriftersGame._op_choose,
     C.DRAW: GriftersGame._op_draw, C.DRAW_KEEP: GriftersGame._op_draw_keep,
-    C.COPY_HAND: GriftersGame._op_copy_hand, C.COPY_REFRESH: GriftersGame._op_copy_refresh,
-    C.THUG: GriftersGame._op_thug, C.KIDNAP: GriftersGame._op_kidnap,
-    C.ABDUCT: GriftersGame._op_abduct, C.SNITCH: GriftersGame._op_snitch,
     C.FENCE: GriftersGame._op_fence, C.ADVANCE: GriftersGame._op_advance,
     C.GRANT_EXTRA: GriftersGame._op_grant_extra, C.WHEEL: GriftersGame._op_wheel,
 }
+# card operations that only open the decision their effect starts with
+_OPENS_DECISION = {C.COPY_HAND: FALLGUY_PICK, C.COPY_REFRESH: MIDDLEMAN_PICK,
+                   C.THUG: THUG_PARTNER, C.KIDNAP: CHOOSE_OPP, C.ABDUCT: CHOOSE_OPP,
+                   C.SNITCH: SNITCH_PLAYER}
 
 
 # == layouts =======================================================================================

@@ -30,8 +30,8 @@ def test_heuristic_wins_more_than_its_share_at_more_players(name):
     assert row.ci_low > 2 / n, row  # the share at a table of n is 1/n
 
 
-def test_bots_only_read_the_observation():
-    """The heuristic acts on (obs, mask) alone: same inputs, same action."""
+def test_bots_are_reproducible_and_legal():
+    """Same seed and inputs, same actions; every action legal."""
     import numpy as np
 
     for name in NAMES:
