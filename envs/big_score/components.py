@@ -89,9 +89,7 @@ LOOT_FACE = np.array([2, 3, 5, 10, SILVER_VALUE, GOLD_VALUE, 0, 0, 0], np.int16)
 
 def diamond_value(d: np.ndarray) -> np.ndarray:
     """Total worth of d diamonds (the table is convex: each extra diamond is worth more)."""
-    d = np.asarray(d)
-    table = np.array(DIAMOND_TABLE)
-    return np.where(d <= 5, table[np.minimum(d, 5)], DIAMOND_TABLE[5] + DIAMOND_EXTRA * (d - 5))
+    return DIAMOND_LUT.take(np.asarray(d))
 
 
 @dataclass(frozen=True)

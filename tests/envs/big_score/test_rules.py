@@ -351,3 +351,19 @@ def test_final_infos_carry_the_score_breakdown():
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_fast_total_equals_the_score_breakdown():
+    """total_score (the observation's fast path) and score_parts (the breakdown) agree."""
+    for n in (2, 5):
+        game = Game(num_players=n)
+        s = game.init(np.arange(32))
+        rng = np.random.default_rng(n)
+        while not s.done.all():
+            parts = sum(game.score_parts(s).values())
+            assert (game.total_score(s) == parts).all()
+            if not (s.stage >= K.ACT2).any():
+                assert (game.total_score(s, vault=False) == parts).all()
+            a = np.argmax(np.where(s.legal_action_mask, rng.random(s.legal_action_mask.shape),
+                                   -1), axis=1)
+            game.step(s, a)
