@@ -367,3 +367,18 @@ def test_fast_total_equals_the_score_breakdown():
             a = np.argmax(np.where(s.legal_action_mask, rng.random(s.legal_action_mask.shape),
                                    -1), axis=1)
             game.step(s, a)
+
+
+@pytest.mark.parametrize("options,ability", [
+    ({}, C.MUSCLE),
+    ({"expert_abilities": False}, -1),  # D-21: Training still carries cards, no ability
+    ({"abilities": ("driver",)}, -1),  # ablation: Muscle cannot be gained
+])
+def test_ability_switches(options, ability):
+    from big_score_helpers import MUx
+
+    t = Table(3, **options)
+    s = t.act1([12, 0, 6, 3, 8, 19], {0: {MUx: 3}, 1: [HA], 2: [HA]}, round=3)
+    assert 18 in t.legal(s)  # Training stays legal either way
+    t.play(s, (0, 18), (0, 18), (0, 18), (1, TRASH), (2, TRASH))
+    assert s.stage[0] == K.ACT2 and s.ability[0, 0] == ability
