@@ -67,8 +67,9 @@ class HeistAECEnv(AECEnv, EzPickle):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: {"action_mask": self._zero_mask} for a in self.agents}
         self.num_moves = 0
+        self.agent_selection = None
         self._sync()
 
     def step(self, action: int | None) -> None:
@@ -88,29 +89,27 @@ class HeistAECEnv(AECEnv, EzPickle):
     def _sync(self) -> None:
         """Copy the kernel's batch-of-one state into the AEC bookkeeping."""
         st = self.state
-        r = st.rewards[0]
-        for i, a in enumerate(self.agents):
-            self.rewards[a] = float(r[i])
-        done = bool(st.terminated[0] | st.truncated[0])
-        for a in self.agents:
-            self.infos[a] = {"action_mask": self._zero_mask}
-        if done:
-            flag = self.terminations if st.terminated[0] else self.truncations
-            for a in self.agents:
-                flag[a] = True
-            final = self.game.scores(st)[0]
-            wins = self.game.winners(st)[0]
-            extra = self.game.final_info(st, 0)
-            for i, a in enumerate(self.agents):
-                self.infos[a].update(final_scores=final.tolist(), winners=np.flatnonzero(
-                    wins).tolist(), score=int(final[i]), **extra)
-            # keep cycling through the agents so each one sees its final reward
-            cur = self.agent_name_mapping.get(getattr(self, "agent_selection", ""), -1)
-            self.agent_selection = self.agents[(cur + 1) % len(self.agents)]
-        else:
-            self.agent_selection = self.possible_agents[int(st.current_player[0])]
+        self.rewards = dict(zip(self.agents, st.rewards[0].tolist()))
+        if not (st.terminated[0] or st.truncated[0]):
+            # only the agent to move has a mask; the one who moved before loses theirs
+            prev = getattr(self, "agent_selection", None)
+            if prev in self.infos:
+                self.infos[prev] = {"action_mask": self._zero_mask}
+            self.agent_selection = self.possible_agents[st.current_player[0]]
             self.infos[self.agent_selection] = {
                 "action_mask": st.legal_action_mask[0].astype(np.int8)}
+            return
+        flag = self.terminations if st.terminated[0] else self.truncations
+        final = self.game.scores(st)[0]
+        wins = np.flatnonzero(self.game.winners(st)[0]).tolist()
+        extra = self.game.final_info(st, 0)
+        for i, a in enumerate(self.agents):
+            flag[a] = True
+            self.infos[a] = {"action_mask": self._zero_mask, "final_scores": final.tolist(),
+                             "winners": wins, "score": int(final[i]), **extra}
+        # keep cycling through the agents so each one sees its final reward
+        cur = self.agent_name_mapping.get(getattr(self, "agent_selection", ""), -1)
+        self.agent_selection = self.agents[(cur + 1) % len(self.agents)]
 
     # -- views -------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -17,6 +17,9 @@ from .options import COMMON_OPTIONS, Option, resolve_options
 from .rng import seed_keys
 from .state import BatchState
 
+_ONE = np.zeros(1, np.int64)  # the index list of a batch of one
+_ONE.flags.writeable = False
+
 
 class Game:
     """Rules of one game as a vectorized kernel over a batch of independent games."""
@@ -90,30 +93,44 @@ class Game:
         if acts.shape != (B,) or acts.dtype.kind not in "iu":
             raise ValueError(f"{self.name}: actions must be an int array of shape ({B},), "
                              f"got {np.asarray(actions).dtype} {np.asarray(actions).shape}")
-        live = ~(state.terminated | state.truncated)
         if where is not None:
             where = np.asarray(where)
             if where.shape != (B,) or where.dtype != bool:
                 raise ValueError(f"{self.name}: where must be a bool array of shape ({B},), "
                                  f"got {where.dtype} {where.shape}")
-            live &= where
-        live = np.flatnonzero(live)
         state.rewards.fill(0.0)
-        if live.size == 0:
-            return state
-        a = acts[live]
+        if B == 1:  # the AEC env's case: Python scalars instead of a few tiny array calls
+            if state.terminated[0] or state.truncated[0] or (where is not None and not where[0]):
+                return state
+            live = _ONE
+        else:
+            live = ~(state.terminated | state.truncated)
+            if where is not None:
+                live &= where
+            live = live.nonzero()[0]
+            if live.size == 0:
+                return state
+        a = acts.take(live)
         if self.validate:
             self._check_actions(state, live, a)
         self._step(state, live, a.astype(np.int64, copy=False))
-        state.steps[live] += 1
+        if B == 1:
+            state.steps[0] += 1
+        else:
+            state.steps[live] += 1
         self._settle(state, live)
         return state
 
     def observe(self, state: BatchState, player: int | np.ndarray) -> np.ndarray:
         """float32 [B, obs_size]: what `player` (an int or one seat per game) may know."""
         B = state.batch_size
-        seats = np.broadcast_to(np.asarray(player, dtype=np.int64), (B,))
-        if seats.size and (seats.min() < 0 or seats.max() >= self.num_players):
+        if isinstance(player, (int, np.integer)):
+            ok = 0 <= player < self.num_players
+            seats = np.full(B, player, np.int64)
+        else:
+            seats = np.broadcast_to(np.asarray(player, dtype=np.int64), (B,))
+            ok = not seats.size or (seats.min() >= 0 and seats.max() < self.num_players)
+        if not ok:
             raise ValueError(f"{self.name}: player must be in 0..{self.num_players - 1}, "
                              f"got {player!r}")
         if not self.reveal_hidden:
@@ -204,8 +221,11 @@ class Game:
 
     # -- internals ----------------------------------------------------------------------------
     def _check_actions(self, state: BatchState, live: np.ndarray, a: np.ndarray) -> None:
-        if (a.min() < 0 or a.max() >= self.num_actions) if a.size > 1 else \
-                not 0 <= int(a[0]) < self.num_actions:
+        if a.size == 1:  # a batch of one: scalar tests
+            b, act = int(live[0]), int(a[0])
+            if 0 <= act < self.num_actions and state.legal_action_mask[b, act]:
+                return
+        if a.min() < 0 or a.max() >= self.num_actions:
             j = int(np.flatnonzero((a < 0) | (a >= self.num_actions))[0])
             raise ValueError(f"{self.name}: game {int(live[j])}: action {int(a[j])} is out of "
                              f"range; actions are 0..{self.num_actions - 1}")
@@ -223,13 +243,19 @@ class Game:
         if self.auto_forced:
             for _ in range(self.max_steps):
                 # finished games have an all-False mask, so they never count as forced
-                forced = idx[np.count_nonzero(state.legal_action_mask[idx], axis=1) == 1]
-                if forced.size == 0:
+                if idx.size == 1:  # a batch of one: scalar tests, no temporaries
+                    row = state.legal_action_mask[idx[0]]
+                    if np.count_nonzero(row) != 1:
+                        break
+                    self._step(state, idx, row.nonzero()[0])
+                    continue
+                mask = state.legal_action_mask.take(idx, axis=0)
+                one = np.add.reduce(mask, axis=1) == 1
+                if not one.any():
                     break
-                self._step(state, forced, state.legal_action_mask[forced].argmax(axis=1))
-        if state.steps[idx].max(initial=0) >= self.max_steps:
+                self._step(state, idx.compress(one), mask.compress(one, axis=0).argmax(axis=1))
+        if np.maximum.reduce(state.steps.take(idx), initial=0) >= self.max_steps:
             over = idx[~state.terminated[idx] & (state.steps[idx] >= self.max_steps)]
             state.truncated[over] = True
             state.current_player[over] = -1
             state.legal_action_mask[over] = False
-

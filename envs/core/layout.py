@@ -87,7 +87,7 @@ class ObservationLayout:
                     scale[start:start + f.size] = 1.0 / f.scale
         self.scale = scale
         self.hot_cols = np.array(hot_cols, np.int64)
-        self.hot_sizes = np.array(hot_sizes, np.int64)
+        self.hot_sizes = np.array(hot_sizes, np.uint64)
 
     def _field(self, name: str) -> Field:
         for e in self.entries:
@@ -108,11 +108,9 @@ class ObservationLayout:
         np.copyto(out, raw, casting="unsafe")  # a plain cast, then a same-type multiply:
         out *= self.scale  # much faster than one mixed-type multiply
         if self.hot_cols.size:
-            vals = raw.take(self.hot_cols, axis=1)
-            ok = (vals > 0) & (vals <= self.hot_sizes)
-            # an entry with no hot index rewrites its field's first column with 0
-            flat = self._hot_base(B) + np.where(ok, vals - 1, 0)
-            out.reshape(-1)[flat.reshape(-1)] = ok.reshape(-1)
+            pos = raw.take(self.hot_cols, axis=1).astype(np.int64) - 1  # -1: no hot entry
+            hot = pos.view(np.uint64) < self.hot_sizes  # also drops an index past the field
+            out.reshape(-1)[(self._hot_base(B) + pos)[hot]] = 1.0
         return out
 
     def _hot_base(self, B: int) -> np.ndarray:
