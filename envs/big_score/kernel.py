@@ -58,6 +58,7 @@ class BigScoreState(BatchState):
     boss_choice: np.ndarray  # int8 [B, N]  starting option: -1 none yet, 0 token, 1 cash
     cash: np.ndarray  # int32 [B, N]  cash tokens ($10K)
     payout: np.ndarray  # int16 [B, N, 3]  Act I Artifacts, Diamonds, Hard Drives
+    act1_score: np.ndarray  # int32 [B, N]  worth of cash and payout alone (the score in Act I)
     crew_deck: np.ndarray  # int8 [B, 90]  kinds in draw order
     crew_ptr: np.ndarray  # int16 [B]  next card of the crew deck
     job_deck: np.ndarray  # int8 [B, 24]  job ids in draw order
@@ -205,6 +206,7 @@ class BigScoreGame(Game):
             committed=z(n, dt=bool), boss=np.array(boss, np.int8),
             boss_choice=np.full((B, n), -1, np.int8),
             cash=np.full((B, n), C.START_CASH, np.int32), payout=z(n, 3, dt=np.int16),
+            act1_score=np.full((B, n), C.START_CASH, np.int32),
             crew_deck=(2 * crew_type + expert).astype(np.int8), crew_ptr=z(dt=np.int16),
             job_deck=rng.permutations(keys, S_JOBS, 24).astype(np.int8), job_ptr=z(),
             jobs=np.full((B, 6), -1, np.int8), job_status=z(6), jobs_seen=z(24, dt=bool),
@@ -247,6 +249,7 @@ class BigScoreGame(Game):
             took_token = choice[:, p] == 0
             s.payout[idx[took_token], p, token[took_token, p]] += 1
             s.cash[idx, p] += np.where(choice[:, p] == 1, self.boss_cash[s.boss[idx, p]], 0)
+        self._score_act1(s, idx)
         self._round_setup(s, idx)
 
     # -- windows: simultaneous secret choices, serialized ---------------------------------------
@@ -457,6 +460,7 @@ class BigScoreGame(Game):
         s.cash[idx] -= fined * C.FAIL_PENALTY
         s.job_status[idx, p] = np.where(success, SUCCESS, FAILED)
         s.cur_job[idx] = p + 1
+        self._score_act1(s, idx)
 
     # -- Act I › End-of-Round Cleanup -----------------------------------------------------------
     def _cleanup(self, s: BigScoreState, idx: np.ndarray) -> None:
@@ -733,19 +737,32 @@ class BigScoreGame(Game):
                 "hard_drives": C.PAIR_VALUE * np.minimum(h["drives"], h["keys"]),
                 "hacker": hacker}
 
+    def _score_act1(self, s: BigScoreState, idx: np.ndarray) -> None:
+        """Keep `act1_score` (the observation's score in Act I) current where cash or payout
+        tokens change."""
+        s.act1_score[idx] = self.worth(s.cash[idx], s.payout[idx])
+
     def total_score(self, s: BigScoreState, extra: np.ndarray | None = None,
                     vault: bool = True) -> np.ndarray:
         """The sum of `score_parts` in fewer operations (it is on the observation path);
         `vault=False` when no game of the batch has Act II loot (its terms are then zero)."""
-        art, dia, drives = s.payout[..., 0], s.payout[..., 1], s.payout[..., 2]
-        total = s.cash.astype(np.int64)
-        if vault:
-            pile = s.vault_pile if extra is None else s.vault_pile + extra
+        if not vault:
+            return self.worth(s.cash, s.payout)
+        return self.worth(s.cash, s.payout, s.vault_pile if extra is None else
+                          s.vault_pile + extra, s.ability == C.HACKER)
+
+    def worth(self, cash: np.ndarray, payout: np.ndarray, pile: np.ndarray | None = None,
+              hacker: np.ndarray | None = None) -> np.ndarray:
+        """The score of holdings [B, N]: cash, payout tokens [B, N, 3] and, in Act II, vault
+        loot [B, N, 9] (`hacker`: the seats with the Hacker ability)."""
+        art, dia, drives = payout[..., 0], payout[..., 1], payout[..., 2]
+        total = cash.astype(np.int64)
+        if pile is not None:
             art = art + pile[..., C.V_ARTIFACT]
             dia = dia + pile[..., C.V_DIAMOND]
             keys = pile[..., C.KEY]
             total = (total + pile @ C.LOOT_FACE + C.PAIR_VALUE * np.minimum(drives, keys)
-                     + (s.ability == C.HACKER) * C.HACKER_UNPAIRED * np.abs(drives - keys))
+                     + hacker * C.HACKER_UNPAIRED * np.abs(drives - keys))
         top = art.max(axis=1, keepdims=True)
         is_top = art == top
         bonus = is_top & (is_top.sum(axis=1, keepdims=True) == 1) & (top >= 1)

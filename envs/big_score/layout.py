@@ -139,7 +139,9 @@ class Encoder:
 
     Every seat's public row is built once, in the layout's own column order, and one gather
     turns the rows into the observer's relative slots; the observer's private fields are
-    gathered from his own seat; large intermediates live in pooled buffers.
+    gathered from his own seat; large intermediates live in pooled buffers. Fields that only
+    Act II, a boss-option window or a JoAT window can set are computed only for batches that
+    hold such a game (zeros otherwise).
     """
 
     def __init__(self, game: BigScoreGame):
@@ -159,17 +161,23 @@ class Encoder:
         self.public = self.player_block + 12  # + cards and JoAT revealed per job position
         # me -> the seat in each relative slot (slots past the player count are empty)
         self.rel_table = (np.arange(n)[:, None] + np.arange(SLOTS)[None, :]) % n
+        self.rel_table[:, n:] = 0  # (their row comes from `slot_base` alone)
         self.job_width = (col["player.present"] - col["job.req"]) // 6
-        self.boss_token = (1 + game.boss_token).astype(np.int16)
-        self.boss_cash = game.boss_cash.astype(np.int16)
+        # boss board -> its starting option as the layout has it: token one-hot, cash
+        self.boss_row = np.zeros((6, 4), np.int16)
+        self.boss_row[:, 0] = 1 + game.boss_token
+        self.boss_row[:, 3] = game.boss_cash
         self.head = np.zeros(9, np.int16)  # meta.num_players, meta.flags
         self.head[0] = n
         self.head[6:] = [game.simple, bool(game.ability_on.any()), game.inside_man]
+        # columns that are zero unless a game of the batch is in Act II
+        self.act2_width = col["player.committed"] - col["player.ability"]
+        self.vault_width = col["cards.crew_revealed"] - col["vault.cops_on_track"]
         self._consts: dict[int, dict[str, np.ndarray]] = {}
         from . import kernel as K
 
-        self.phases = (K.ACT2, K.BOSS_OPTION, K.JOAT, K.ROB_FLEE)
-        self.act2, self.rob_flee = K.ACT2, K.ROB_FLEE
+        self.K = K
+        self.pass_left = np.isin(np.arange(6), (K.ROUND1, K.ROUND3))  # by stage
 
     def consts(self, B: int) -> dict[str, np.ndarray]:
         """Padding blocks and row offsets for a batch size (cached; never written to)."""
@@ -178,53 +186,63 @@ class Encoder:
             if len(self._consts) > 8:
                 self._consts.clear()
             n, Z = self.n, lambda *shape: np.zeros(shape, np.int16)  # noqa: E731
+            present = np.arange(SLOTS) < n
             c = self._consts[B] = {
-                "base": np.arange(B) * n, "one": np.ones((B, n, 1), np.int16),
+                "one": np.ones((B, n, 1), np.int16), "base": np.arange(B) * n,
+                # row of the seat in relative slot j = slot_base + rel[me]; B * n: empty
+                "slot_base": np.where(present, np.arange(B)[:, None] * n, B * n),
                 "z1": Z(B, n, 1), "z2": Z(B, n, 2), "z5": Z(B, n, 5), "z9": Z(B, n, 9),
-                "j4": Z(B, 6, 4), "j5": Z(B, 6, 5),
-                "empty_slot": np.broadcast_to(np.arange(SLOTS) >= n, (B, SLOTS)),
+                "no_act2": Z(B, n, self.act2_width), "j4": Z(B, 6, 4), "j5": Z(B, 6, 5),
                 "head": np.broadcast_to(self.head, (B, 9)), "m5": Z(B, 5), "m9": Z(B, 9),
-                "m11": Z(B, 11), "m1": Z(B, 1), "m2": Z(B, 2)}
+                "m11": Z(B, 11), "m1": Z(B, 1), "m2": Z(B, 2),
+                "vault": Z(B, self.vault_width), "zero": Z(B)}
         return c
 
     def __call__(self, s: BigScoreState, me: np.ndarray) -> np.ndarray:
-        ACT2, BOSS_OPTION, JOAT, ROB_FLEE = self.phases  # noqa: N806
-        g, n = self.game, self.n
-        acting = s.current_player == me
+        K, g, n = self.K, self.game, self.n  # noqa: N806
         B = s.batch_size
         k = self.consts(B)
-        act2 = s.stage >= ACT2
-        a2 = act2[:, None]
+        acting = s.current_player == me
+        # Act II, a boss-option window and JoAT windows need work of their own: only done
+        # where the batch has them (at a batch of one, most steps have none of them)
+        vault = bool(s.stage.max() >= K.ACT2)
+        decisions = np.bincount(s.phase, minlength=DECISIONS).astype(bool).tolist()
         seats = np.arange(n)
         # per seat, the public row: the layout's player block, then the cards and JoAT tokens
-        # revealed per job position. This round's draws show once the fists open, starting
-        # options likewise (but my own), a JoAT fist only to its owner (the private fields)
-        drawn = (s.drawn + 1) * (act2 & (s.phase != ROB_FLEE))[:, None]
-        shown = (s.phase != BOSS_OPTION)[:, None] | (seats == me[:, None])
+        # revealed per job position. Starting options show once the fists open (but my own),
+        # this round's draws likewise, a JoAT fist only to its owner (the private fields)
+        choice = s.boss_choice + 1
+        if decisions[K.BOSS_OPTION]:
+            choice = choice * ((s.phase != K.BOSS_OPTION)[:, None] | (seats == me[:, None]))
         hand = s.hands + s.ahand
-        z1, z2, z5 = k["z1"], k["z2"], k["z5"]
+        z1, z5 = k["z1"], k["z5"]
+        if vault:
+            act2 = s.stage >= K.ACT2
+            a2 = act2[:, None]
+            drawn = (s.drawn + 1) * (act2 & (s.phase != K.ROB_FLEE))[:, None]
+            first = ((seats == s.first_player[:, None]) & a2)[..., None]
+            act2_cols = [s.ability[..., None] + 1, z5, s.ability_used[..., None],
+                         ((s.status + 1) * a2)[..., None], k["z2"], s.vault_pile,
+                         drawn[..., None], k["z9"]]
+        else:
+            first, act2_cols = z1, [k["no_act2"]]
         # large intermediates go into pooled buffers: fresh ones would cost page faults
         rows = self.pool.empty((B * n + 1, self.public), np.int16)
         rows[-1] = 0  # the row of an empty slot
         np.concatenate([
-            k["one"], ((seats == s.first_player[:, None]) & a2)[..., None], s.cash[..., None],
-            s.payout, self.boss_token[s.boss][..., None], z2, self.boss_cash[s.boss][..., None],
-            ((s.boss_choice + 1) * shown)[..., None], z1, s.joat[..., None],
-            s.train_public[..., :1] + 1, z5, s.train_public[..., 1:],
-            hand.sum(axis=2, dtype=np.int16)[..., None],
-            s.picks.sum(axis=2, dtype=np.int16)[..., None], s.ability[..., None] + 1, z5,
-            s.ability_used[..., None], ((s.status + 1) * a2)[..., None], z2,
-            s.vault_pile, drawn[..., None], k["z9"], s.committed[..., None],
+            k["one"], first, s.cash[..., None], s.payout, self.boss_row[s.boss],
+            choice[..., None], z1, s.joat[..., None], s.train_public[..., :1] + 1, z5,
+            s.train_public[..., 1:], hand.sum(axis=2, dtype=np.int16)[..., None],
+            s.picks.sum(axis=2, dtype=np.int16)[..., None], *act2_cols, s.committed[..., None],
             s.contrib, s.joat_rev], axis=2, out=rows[:-1].reshape(B, n, -1))
         # one gather: every observer's six relative slots
-        slots = np.where(k["empty_slot"], B * n, k["base"][:, None] + self.rel_table[me])
+        slots = k["slot_base"] + self.rel_table[me]
         public = rows.take(slots.reshape(-1), axis=0,
-                         out=self.pool.empty((B * SLOTS, self.public), np.int16))
+                           out=self.pool.empty((B * SLOTS, self.public), np.int16))
         public = public.reshape(B, SLOTS, -1)
         # my private cards and choices
         mine = k["base"] + me
         own = lambda x: x.reshape(B * n, *x.shape[2:]).take(mine, axis=0)  # noqa: E731
-        joat_shown = (own(s.joat_pending) + 1) * ((s.phase == JOAT) & own(s.committed))
         pb = self.player_block
         revealed = public[:, :, pb:self.public]
         jobs = self.pool.empty((B, 6, self.job_width), np.int16)
@@ -232,24 +250,37 @@ class Encoder:
             self.job_raw.take(s.jobs, axis=0), (s.job_status + 1)[..., None], k["j4"],
             s.pile, revealed[:, :, :6].transpose(0, 2, 1), revealed[:, :, 6:].transpose(0, 2, 1),
             (s.inside + 1)[..., None], k["j5"]], axis=2, out=jobs)
-        bag = s.bag * a2
-        total = bag.sum(axis=1)
-        score_now, at_risk = self.score_now(s, me)
         col = lambda x: x[:, None]  # noqa: E731
+        if decisions[K.JOAT]:
+            fists = s.phase == K.JOAT
+            resolving = (s.cur_job + 1) * fists
+            joat_shown = (own(s.joat_pending) + 1) * (fists & own(s.committed))
+        else:
+            resolving = joat_shown = k["zero"]
+        if vault:
+            bag = s.bag * a2
+            total = bag.sum(axis=1)
+            vault_cols = [col(s.cops_track), col((g.cops_to_bust - s.cops_track) * act2),
+                          s.vault_floor, bag, col(total), k["m1"]]
+            act2_round, rob_flee = np.minimum(s.act2_round, 30), own(s.rob_pending) + 1
+            score_now, at_risk = self.score_now(s, me)
+        else:  # Act I: no vault, and the score is the one the kernel keeps
+            vault_cols = [k["vault"]]
+            act2_round, rob_flee = s.act2_round, k["zero"]
+            score_now, at_risk = own(s.act1_score), k["zero"]
         raw = self.pool.empty((B, self.layout.size), np.int16)
         np.concatenate([
-            k["head"], col((s.stage == 1) | (s.stage == 3)), col(s.draft_step), col(s.missing),
-            col(np.minimum(s.act2_round, 30)), col(s.stage + 1), k["m5"],
-            col(s.phase * acting + 1), k["m9"], col((s.cur_job + 1) * (s.phase == JOAT)), k["m5"],
-            jobs.reshape(B, -1), public[:, :, :pb].reshape(B, -1),
-            col(s.cops_track), col((g.cops_to_bust - s.cops_track) * act2), s.vault_floor, bag,
-            col(total), k["m1"], s.crew_revealed, s.jobs_seen, col(C.CREW_DECK_SIZE - s.crew_ptr),
-            col((s.cur_kind + 1) * acting), k["m11"],
-            own(s.hands) + own(s.ahand), own(s.picks), col(own(s.pick_pending) + 1), k["m11"],
-            _pairs(own(s.assign)).reshape(B, 48), own(s.returned), col(own(s.rob_pending) + 1),
-            k["m1"], col(joat_shown), k["m2"], col(score_now), col(at_risk)], axis=1, out=raw)
+            k["head"], col(self.pass_left[s.stage]), col(s.draft_step), col(s.missing),
+            col(act2_round), col(s.stage + 1), k["m5"], col(s.phase * acting + 1), k["m9"],
+            col(resolving), k["m5"], jobs.reshape(B, -1), public[:, :, :pb].reshape(B, -1),
+            *vault_cols, s.crew_revealed, s.jobs_seen, col(C.CREW_DECK_SIZE - s.crew_ptr),
+            col((s.cur_kind + 1) * acting), k["m11"], own(hand), own(s.picks),
+            col(own(s.pick_pending) + 1), k["m11"], _pairs(own(s.assign)).reshape(B, 48),
+            own(s.returned), col(rob_flee), k["m1"], col(joat_shown), k["m2"], col(score_now),
+            col(at_risk)], axis=1, out=raw)
         out = self.layout.encode(raw, self.pool.empty((B, self.layout.size)))
-        out[:, self.p_cop] = bag[:, C.COPS] / np.maximum(total, 1)
+        if vault:
+            out[:, self.p_cop] = bag[:, C.COPS] / np.maximum(total, 1)
         return out
 
     def score_now(self, s: BigScoreState, me: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -257,11 +288,9 @@ class Encoder:
         B = s.batch_size
         ar = np.arange(B)
         g = self.game
-        in_act2 = s.stage == self.act2
-        if not (s.stage >= self.act2).any():  # no Act II loot anywhere in the batch
-            return g.total_score(s, vault=False)[ar, me], np.zeros(B, np.int64)
+        in_act2 = s.stage == self.K.ACT2
         held = ((s.drawn >= 0) & (s.drawn < C.NUM_LOOT) & ~s.banked & (s.status == 0)
-                & (in_act2 & (s.phase != self.rob_flee))[:, None])
+                & (in_act2 & (s.phase != self.K.ROB_FLEE))[:, None])
         extra = np.zeros(s.vault_pile.shape, np.int16)
         b, p = np.nonzero(held)
         extra[b, p, s.drawn[b, p]] = 1

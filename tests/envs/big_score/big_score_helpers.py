@@ -96,6 +96,7 @@ class Table:
         if crew_top:
             s.crew_deck[0, s.crew_ptr[0]:s.crew_ptr[0] + len(crew_top)] = crew_top
         s.boss_choice[0] = 1
+        g._score_act1(s, idx)
         g._open_window(s, idx, K.ASSIGN, s.ahand[idx].sum(axis=2) > 0, np.zeros(1, int))
         g._refresh(s, idx)
         return s

@@ -354,7 +354,8 @@ def test_final_infos_carry_the_score_breakdown():
 
 
 def test_fast_total_equals_the_score_breakdown():
-    """total_score (the observation's fast path) and score_parts (the breakdown) agree."""
+    """total_score (the observation's fast path) and score_parts (the breakdown) agree, and
+    the kernel's kept act1_score matches them in Act I."""
     for n in (2, 5):
         game = Game(num_players=n)
         s = game.init(np.arange(32))
@@ -362,6 +363,8 @@ def test_fast_total_equals_the_score_breakdown():
         while not s.done.all():
             parts = sum(game.score_parts(s).values())
             assert (game.total_score(s) == parts).all()
+            # the kept Act I score equals its value from scratch
+            assert (s.act1_score == game.total_score(s, vault=False)).all()
             if not (s.stage >= K.ACT2).any():
                 assert (game.total_score(s, vault=False) == parts).all()
             a = np.argmax(np.where(s.legal_action_mask, rng.random(s.legal_action_mask.shape),
