@@ -55,6 +55,10 @@ _PILE_BASE = np.arange(3) * C.PILE_SIZE  # public pile offsets in a game's flat 
 _STATS = np.concatenate([_SKILLS_F, _SKILLS_F * C.IS_TOOL[:, None],
                          np.stack([C.IS_BOSS, C.IS_MEMBER, C.IS_TOOL], 1)], 1).astype(np.float32)
 ST_SK, ST_TSK, ST_BOSS, ST_MEM, ST_TOOL = slice(0, 3), slice(3, 6), 6, 7, 8
+# every vault's combination, then one no crew meets: indexed by a target's top vault, an
+# empty pile (-1) picks the last row; a Master Key meets every other combination
+_COMBO_OR_EMPTY = np.concatenate([C.VAULT_COMBO, np.full((1, 3), 999, np.int16)])
+_KEY_SKILLS = np.int16(998)
 MOD_SIGN = np.zeros(C.N_EFFECTS, np.int8)
 MOD_SIGN[E["D_SABOTAGE"]], MOD_SIGN[E["D_REINFORCE"]] = -2, 2
 
@@ -144,6 +148,11 @@ class VaultsState(win.WindowState):
     resume: np.ndarray  # int8 [B]  what the closing window resumes (RESUME_*)
     game_over: np.ndarray  # bool [B]  ended by the rules during this step
     rng_counter: np.ndarray  # uint64 [B]
+
+
+def _kinds(codes: np.ndarray) -> list[int]:
+    """The distinct codes present (a batch of one needs no bincount)."""
+    return codes.tolist() if codes.size == 1 else np.flatnonzero(np.bincount(codes)).tolist()
 
 
 def _offset_label(i: int) -> str:
@@ -582,13 +591,13 @@ class Vaults(Game):
     # -- the step: dispatch by decision, then advance to the next decision ---------------------
     def _step(self, st: VaultsState, idx: np.ndarray, actions: np.ndarray) -> None:
         dec = st.dec[idx]
-        kinds = np.flatnonzero(np.bincount(dec, minlength=1))
-        if kinds.size == 1:
-            self._HANDLERS[int(kinds[0])](self, st, idx, actions)
+        kinds = _kinds(dec)
+        if len(kinds) == 1:
+            self._HANDLERS[kinds[0]](self, st, idx, actions)
         else:
             for d in kinds:
                 sel = dec == d
-                self._HANDLERS[int(d)](self, st, idx[sel], actions[sel])
+                self._HANDLERS[d](self, st, idx[sel], actions[sel])
         self._advance(st, idx)
         over = idx[st.game_over[idx]]
         live = idx[~st.game_over[idx]]
@@ -748,31 +757,31 @@ class Vaults(Game):
         """Cards per class [...,3] (bosses, members, tools) of crews cr [...,44]."""
         return (cr.astype(np.float32) @ _STATS[:, ST_BOSS:]).astype(np.int16)
 
-    def _move_class_ok(self, cnt: np.ndarray) -> np.ndarray:
-        """bool [n,K,3]: a card of each class in each crew (counts cnt [n,K,3]) could move.
+    def _move_class_ok(self, cnt: np.ndarray, ex: np.ndarray, room: np.ndarray) -> np.ndarray:
+        """bool [n,K,3]: a card of each class in each crew (counts cnt [n,K,3]; crews that
+        exist ex [n,K]; room in each class room [n,K,3]) could move.
 
         A tool needs another crew (a move, or a swap if it is full). A boss or member needs
         another crew that is full in its class (a swap), or one with room while the source
         crew stays valid (keeps a boss/member, or has no tools), or a free slot for a new crew
         while the source keeps a boss/member [RB "Forming Crews"; spec §2.6]."""
         bm = cnt[..., 0] + cnt[..., 1]
-        ex = bm > 0
-        room = (cnt < C.CLASS_CAP) & ex[..., None]  # [n,K,3]
         # other crews with room, and other crews at all (those without room are full)
         n_room = room.sum(1, keepdims=True, dtype=np.int16) - room
-        n_ex = (ex.sum(1, keepdims=True, dtype=np.int16) - ex)[..., None]
-        free = ~ex.all(1)
+        n_ex = ex.sum(1, keepdims=True, dtype=np.int16) - ex
         keeps = bm >= 2
         valid_after = keeps | (cnt[..., 2] == 0)
-        ok = (n_ex > n_room) | (valid_after[..., None] & (n_room > 0)) \
-            | (keeps & free[:, None])[..., None]
-        ok[..., 2] = n_ex[..., 0] > 0  # a tool moves to any other crew (or swaps)
+        ok = (n_ex[..., None] > n_room) | (valid_after[..., None] & (n_room > 0)) \
+            | (keeps & ~ex.all(1, keepdims=True))[..., None]
+        ok[..., 2] = n_ex > 0  # a tool moves to any other crew (or swaps)
         return ok & (cnt > 0)
 
     def _move_card_ok(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """bool [n,K,44]: cards of the active player's crews that have a legal destination."""
         cr = st.crew[g, st.active[g]]
-        ok = self._move_class_ok(self._crew_counts(cr))
+        cnt = self._crew_counts(cr)
+        ex = (cnt[..., 0] + cnt[..., 1]) > 0
+        ok = self._move_class_ok(cnt, ex, ex[..., None] & (cnt < C.CLASS_CAP))
         return (cr > 0) & ok[..., C.CLASS_OF]
 
     def _move_dests(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
@@ -846,15 +855,10 @@ class Vaults(Game):
     # -- cracking a vault [RB "Crack phase", "Vaults", "Tools", "The Master Key"] -------------
     def _crack_targets(self, st: VaultsState, g: np.ndarray, maxs: np.ndarray) -> np.ndarray:
         """bool [n,...,6]: targets whose combination `maxs` [n,...,3] meets, or any with a key."""
-        tops = self._target_tops(st, g)  # [n,6]
-        combo = C.VAULT_COMBO[np.maximum(tops, 0)]  # [n,6,3]
-        extra = (slice(None),) + (None,) * (maxs.ndim - 2)
-        cmb = combo[extra]
-        mx = maxs[..., None, :]
-        ok = (mx[..., 0] >= cmb[..., 0]) & (mx[..., 1] >= cmb[..., 1]) & (mx[..., 2] >= cmb[..., 2])
-        key = self._holds_key(st, g, st.active[g].astype(np.int64))
-        ok = ok | key[extra + (None,)]
-        return ok & (tops >= 0)[extra]
+        n, lead = g.size, (1,) * (maxs.ndim - 2)
+        cmb = _COMBO_OR_EMPTY[self._target_tops(st, g)].reshape((n,) + lead + (6, 3))
+        key = self._holds_key(st, g, st.active[g]).reshape((n,) + lead + (1,))
+        return (np.where(key, _KEY_SKILLS, maxs)[..., None, :] >= cmb).all(-1)
 
     def _crack_target(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         st.crack_target[g] = a - self.A_PILE
@@ -975,7 +979,7 @@ class Vaults(Game):
         e = st.stack[g, st.slen[g]].astype(np.int64)
         st.effect[g] = e
         owner = st.owner[g].astype(np.int64)
-        present = set(np.flatnonzero(np.bincount(e, minlength=1)).tolist())
+        present = set(_kinds(e))
 
         # immediate effects
         if present & _DRAWS:
@@ -1297,14 +1301,14 @@ class Vaults(Game):
             return
         st.current_player[g] = st.owner[g]
         dec = st.dec[g]
-        kinds = np.flatnonzero(np.bincount(dec, minlength=1))
-        if kinds.size == 1:
-            st.legal_action_mask[g] = self._MASKS[int(kinds[0])](self, st, g)
+        kinds = _kinds(dec)
+        if len(kinds) == 1:
+            st.legal_action_mask[g] = self._MASKS[kinds[0]](self, st, g)
             return
         mask = np.empty((g.size, self.num_actions), bool)
         for d in kinds:
             sel = np.flatnonzero(dec == d)
-            mask[sel] = self._MASKS[int(d)](self, st, g[sel])
+            mask[sel] = self._MASKS[d](self, st, g[sel])
         st.legal_action_mask[g] = mask
 
     def _blank(self, g: np.ndarray) -> np.ndarray:
@@ -1325,34 +1329,38 @@ class Vaults(Game):
         cnt = mine[..., ST_BOSS:].astype(np.int16)  # [n,K,3]
         ex = (cnt[..., 0] + cnt[..., 1]) > 0
         room = ex[..., None] & (cnt < C.CLASS_CAP)
-        free = (~ex).any(1)
-        boss_ok = room[..., 0].any(1) | free | self._can_gain_disrupt(st, g)
-        mem_ok = room[..., 1].any(1) | free
-        tool_ok = room[..., 2].any(1)
-        dest_ok = np.stack([boss_ok, mem_ok, tool_ok], 1)[:, C.CLASS_OF]  # [n,44]
-        m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest_ok & act[:, None]
+        # a card can be played if its class has a destination: a crew with room, a new crew
+        # (bosses, members), the Police station (bosses, while a disrupt can be had)
+        dest = room.any(1)  # [n,3]
+        dest[:, :2] |= ~ex.all(1)[:, None]
+        dest[:, 0] |= self._can_gain_disrupt(st, g)
+        m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest[:, C.CLASS_OF] & act[:, None]
         # disrupts usable now
         held = hand[:, C.DISRUPT0:] > 0
         h = np.flatnonzero(held.any(1))  # usability matters only to holders of disrupts
         if h.size:
             use = self._effect_usable(st, g[h])
             m[h, C.DISRUPT0:54] = held[h] & use[:, C.DISRUPT_EFFECTS].any(-1)
+        if not act.any():
+            m[:, self.A_END] = True
+            return m
         # moves
-        mv = self._move_class_ok(cnt)
-        m[:, self.A_MOVE:self.A_MOVE + K] = (mv[..., 0] | mv[..., 1] | mv[..., 2]) & act[:, None]
+        mv = self._move_class_ok(cnt, ex, room).any(-1)
+        m[:, self.A_MOVE:self.A_MOVE + K] = mv & act[:, None]
         # cracks: an unspent, unblocked crew that meets some target (or a key is held)
-        maxs = np.maximum((mine[..., ST_SK] + mine[..., ST_TSK]).astype(np.int16)
-                          + st.mods[g, p], 0)  # [n,K,3]
-        tg = self._crack_targets(st, g, maxs)  # [n,K,6]
-        can = (ex & ~st.spent[g, p] & ~st.blocked[g, p] & tg.any(-1)
+        can = (ex & ~(st.spent[g, p] | st.blocked[g, p])
                & (act & (st.phase[g] <= 3))[:, None])
-        m[:, self.A_CRACK:self.A_CRACK + K] = can
+        if can.any():
+            maxs = np.maximum((mine[..., ST_SK] + mine[..., ST_TSK]).astype(np.int16)
+                              + st.mods[g, p], 0)  # [n,K,3]
+            m[:, self.A_CRACK:self.A_CRACK + K] = can & self._crack_targets(st, g, maxs).any(-1)
         # draws: phase 1 only, one source, not with five cards at the start of the turn
         dr = act & (st.phase[g] == 1) & st.can_draw[g]
-        src = st.draw_source[g]
-        m[:, self.A_DRAW] = dr & (src != 2) & (st.deck_len[g] > 0)
-        m[:, self.A_DRAW + 1] = dr & (src != 1) & (st.pc_len[g] > 0)
-        m[:, self.A_DRAW + 2] = dr & (src != 1) & (st.pt_len[g] > 0)
+        if dr.any():
+            src = st.draw_source[g]
+            m[:, self.A_DRAW] = dr & (src != 2) & (st.deck_len[g] > 0)
+            m[:, self.A_DRAW + 1] = dr & (src != 1) & (st.pc_len[g] > 0)
+            m[:, self.A_DRAW + 2] = dr & (src != 1) & (st.pt_len[g] > 0)
         m[:, self.A_END] = True
         return m
 
