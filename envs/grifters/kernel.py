@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import rng
+from ..core.buffers import BufferPool
 from ..core.game import Game
 from ..core.layout import ActionLayout, ActionRange, Block, Field, ObservationLayout
 from ..core.options import Option
@@ -50,17 +51,50 @@ JOB_REQ_F = C.JOB_REQ.astype(np.float32)
 JOB_REQ_K = [np.ascontiguousarray(C.JOB_REQ[:, k]) for k in range(3)]  # per skill
 SKILL_OH_F = C.SKILL_OH.astype(np.float32)
 JOB_SIZE = C.JOB_SIZE.astype(np.int16)
-EYE4 = np.eye(4, dtype=np.float32)
-PLAYERS_OH = np.eye(3, dtype=np.float32)  # the num_players field, rows for 2, 3, 4
-# observation scale of each per-player field (hand size, score and turns are capped at 30, 100
-# and 100)
+# observation scale of each field (hand size, score and turns are capped at 30, 100 and 100;
+# the turn count at 200 and the Femme Fatale capers at 3); the others are counts or one-hots
 BLOCK_SCALE = {"stash": 1 / 75, "hand_size": 1 / 30, "known_hand": 1 / 3, "night1": 1 / 3,
                "night2": 1 / 3, "night3": 1 / 3, "night_isk": 1 / 3, "refresh": 1 / 3,
                "jobs": 1.0, "jobs_by_colour": 1 / 4, "score": 1 / 100, "turns_taken": 1 / 100,
                "start_player": 1.0, "active": 1.0}
+FIELD_SCALE = {"coffers": 1 / 75, "deck_size": 1 / 48, "discard": 1 / 3, "turn": 1 / 200,
+               "my_hand": 1 / 3, "team_so_far": 1 / 6, "team_needed": 1 / 6,
+               "mastermind_draw": 1 / 3, "extra_capers": 1 / 3}
 IM = C.INSIDE_MAN
-JOB_ORDER = np.array([j[1] - 1 for j in C.JOBS], np.int8)
 JOB_STACK_OH = np.eye(C.NUM_STACKS, dtype=np.float32)[C.JOB_STACK]  # [20, 5]
+
+
+def _onehot_rows(rows: int, size: int) -> np.ndarray:
+    """int8 [rows, size]: row i one-hot at i for i < size, zero after; index -1 (unset) is the
+    last row, so it must be one of the zero rows."""
+    return np.eye(rows, size, dtype=np.int8)
+
+
+# one-hot observation rows looked up by state value: decision, effect card (programs from 19 on
+# are Job rewards), Job (also the Fence's own Job), target Night
+DECISION_OH = _onehot_rows(RUN + 3, NUM_DECISIONS)
+IS_DECISION = (np.arange(RUN + 3) > NONE) & (np.arange(RUN + 3) < NUM_DECISIONS)
+EFFECT_OH = _onehot_rows(C.JOB_PROG + C.NUM_JOBS + 1, C.NUM_TYPES)
+JOB_OH = _onehot_rows(C.NUM_JOBS + 1, C.NUM_JOBS)
+NIGHT_OH = _onehot_rows(4, 3)
+
+
+def _job_status_table() -> np.ndarray:
+    """int8 [20 * 30, 4]: Job j's status one-hot (out of game / in stack below the top / top /
+    completed) at row 30 j + 5 (owner + 2) + its stack's top; an unowned Job in play above the
+    top has been taken for the Job in progress and counts as completed."""
+    order = np.array([j[1] - 1 for j in C.JOBS])
+    table = np.zeros((C.NUM_JOBS, 6, 5, 4), np.int8)
+    for j in range(C.NUM_JOBS):
+        for owner in range(-2, 4):
+            for top in range(5):
+                cat = 3 if owner >= 0 else 0 if owner == -2 else 2 + np.sign(top - order[j])
+                table[j, owner + 2, top, cat] = 1
+    return table.reshape(-1, 4)
+
+
+JOB_STATUS_OH = _job_status_table()
+JOB_STATUS_KEY = np.arange(C.NUM_JOBS) * 30 + 10  # row of owner 0, top 0 is 30 j + 10
 
 
 @dataclasses.dataclass(eq=False)  # BatchState compares the arrays
@@ -152,15 +186,29 @@ class GriftersGame(Game):
         self.jobs_in_play = self.stacks_in_play[C.JOB_STACK]
         self.observation_layout = _observation_layout(n)
         self.action_layout = _action_layout()
-        block = next(e for e in self.observation_layout.entries if isinstance(e, Block))
+        lay = self.observation_layout
+        block = next(e for e in lay.entries if isinstance(e, Block))
         self._block_size = block.block_size
-        self._block_offsets = dict(zip([f.name for f in block.fields],
-                                       np.cumsum([0] + [f.size for f in block.fields])))
-        self._block_start = self.observation_layout.slice_of("player.stash", 0).start
-        self._col = {e.name: self.observation_layout.slice_of(e.name).start
-                     for e in self.observation_layout.entries if isinstance(e, Field)}
-        self._block_scale = np.tile(np.concatenate(
-            [np.full(f.size, BLOCK_SCALE[f.name], np.float32) for f in block.fields]), n)
+        known = lay.slice_of("player.known_hand").start - lay.slice_of("player.stash").start
+        self._known_hand = slice(known, known + C.NUM_TYPES)  # inside a seat's block
+        self._team_needed_cols = lay.slice_of("team_needed")
+        self._decision_start = lay.slice_of("decision").start
+        scale = np.ones(lay.size, np.float32)
+        for name, x in FIELD_SCALE.items():
+            scale[lay.slice_of(name)] = x
+        for f in block.fields:
+            for i in range(n):
+                scale[lay.slice_of(f"player.{f.name}", i)] = BLOCK_SCALE[f.name]
+        self._obs_scale = scale
+        self._seat_ids = np.arange(n)[None, :]
+        self._clockwise = (np.arange(n)[:, None] + np.arange(n)) % n  # [seat, offset] -> seat
+        # [target seat, observer] -> one-hot target offset; target -1 (none) is the zero row
+        self._target_oh = np.zeros((n + 1, n, 4), np.int8)
+        for t in range(n):
+            for me in range(n):
+                self._target_oh[t, me, (t - me) % n] = 1
+        self._obs_cache: dict[int, dict[str, np.ndarray]] = {}
+        self._pool = BufferPool()
         self._deck_base = np.repeat(np.arange(C.NUM_TYPES), C.SPECIALIST_COPIES).astype(np.int8)
 
     def default_max_steps(self) -> int:
@@ -856,75 +904,49 @@ class GriftersGame(Game):
 
     # == observation ===============================================================================
     def _observe(self, s: GriftersState, seats: np.ndarray) -> np.ndarray:
+        """Every field as a small integer, in the layout's column order, written by one
+        concatenate into a reused int16 matrix and scaled into float32 by one multiply."""
         B, N = s.batch_size, self.num_players
-        out = np.empty((B, self.base_obs_size), np.float32)  # every field is written below
-        L = self._col  # first column of each field
-        b = np.arange(B)
-        out[:, L["num_players"]:L["num_players"] + 3] = PLAYERS_OH[N - 2]
-        out[:, L["coffers"]] = s.coffers * np.float32(1 / 75)
-        out[:, L["deck_size"]] = s.deck_len * np.float32(1 / 48)
-        out[:, L["discard"]:L["discard"] + 19] = s.discard * np.float32(1 / 3)
-        out[:, L["turn"]] = np.minimum(1.0, s.turns_total * np.float32(1 / 200))
-        out[:, L["my_first_turn"]] = s.turns_taken[b, seats] == 0
-        out[:, L["job_status"]:L["job_status"] + 80] = self._job_status(s)
+        k = self._obs_consts(B)
+        b = k["b"]
         my_hand = s.hand[b, seats]
-        out[:, L["my_hand"]:L["my_hand"] + 19] = my_hand * np.float32(1 / 3)
-        # every seat's public block once as small ints, rotated so that block 0 is the
-        # observer's, then scaled into the output in one pass
-        feat = self._scratch(B)
-        o = self._block_offsets
-        feat[:, :, o["stash"]] = s.stash
-        feat[:, :, o["hand_size"]] = np.minimum(s.hand.sum(axis=2, dtype=np.int8), 30)
-        feat[:, :, o["known_hand"]:o["known_hand"] + 19] = s.known
-        feat[b, seats, o["known_hand"]:o["known_hand"] + 19] = my_hand  # my whole hand
-        feat[:, :, o["night1"]:o["night1"] + 57] = s.night.reshape(B, N, 57)
-        feat[:, :, o["night_isk"]:o["night_isk"] + 3] = s.night_isk
-        feat[:, :, o["refresh"]:o["refresh"] + 19] = s.refresh
-        jobs = s.job_owner[:, None, :] == np.arange(N, dtype=np.int8)[None, :, None]
-        feat[:, :, o["jobs"]:o["jobs"] + 20] = jobs
-        by_colour = (jobs.astype(np.float32) @ JOB_STACK_OH).astype(np.int8)
-        feat[:, :, o["jobs_by_colour"]:o["jobs_by_colour"] + 5] = by_colour
-        feat[:, :, o["score"]] = np.minimum(
-            s.stash + np.take(C.SET_BONUS, by_colour).sum(axis=2), 100)
-        feat[:, :, o["turns_taken"]] = np.minimum(s.turns_taken, 100)
-        seat = np.arange(N)[None, :]
-        feat[:, :, o["start_player"]] = seat == s.start_player[:, None]
-        feat[:, :, o["active"]] = seat == s.current_player[:, None]  # none once over
-        q = (seats[:, None] + np.arange(N)) % N
-        blocks = np.take(feat.reshape(B * N, -1), (b[:, None] * N + q).ravel(), axis=0)
-        region = out[:, self._block_start:self._block_start + N * self._block_size]
-        np.multiply(blocks.reshape(B, -1), self._block_scale, out=region)
-        # the pending decision: only in its owner's view, zeros for everyone else
-        out[:, L["decision"]:] = 0.0
-        mine = np.flatnonzero((s.current_player == seats) & (s.dec > NONE)
-                              & (s.dec < NUM_DECISIONS))
-        if mine.size:
-            self._observe_decision(s, mine, out)
+        # every seat's public block once, then one gather puts them clockwise from the observer
+        feat = np.concatenate(self._seat_blocks(s), axis=2, out=k["feat"])
+        blocks = feat.reshape(B * N, -1).take(k["bN"] + self._clockwise[seats], axis=0)
+        blocks[:, 0, self._known_hand] = my_hand  # the observer's own block: the whole hand
+        status = JOB_STATUS_OH.take(s.job_owner * 5 + s.stack_top[:, C.JOB_STACK]
+                                    + JOB_STATUS_KEY, axis=0)
+        raw = np.concatenate([
+            k["num_players"], s.coffers[:, None], s.deck_len[:, None], s.discard,
+            np.minimum(s.turns_total, 200)[:, None], (s.turns_taken[b, seats] == 0)[:, None],
+            status.reshape(B, -1), blocks.reshape(B, -1), my_hand,
+            # the pending decision, then its context (kept below for the decision's owner only)
+            DECISION_OH.take(s.dec, axis=0), EFFECT_OH.take(s.prog, axis=0),
+            JOB_OH.take(s.team_job, axis=0), s.staging, k["zero3"], s.mm_draw,
+            self._target_oh[s.tgt_player, s.current_player], NIGHT_OH.take(s.tgt_night, axis=0),
+            JOB_OH.take(s.fence_own, axis=0), np.minimum(s.extra_capers, 3)[:, None],
+        ], axis=1, out=k["raw"])
+        job = np.flatnonzero(s.team_job >= 0)
+        if job.size:
+            raw[job, self._team_needed_cols] = self._team_needed(s, job)
+        mine = (s.current_player == seats) & IS_DECISION.take(s.dec)
+        raw[~mine, self._decision_start:] = 0
+        out = self._pool.empty((B, self.base_obs_size))
+        np.multiply(raw, self._obs_scale, out=out)
         return out
 
-    def _observe_decision(self, s: GriftersState, g: np.ndarray, out: np.ndarray) -> None:
-        """Fill the decision slices of rows g, the seats that own the pending decision."""
-        L = self._col
-        rel = (s.tgt_player[g].astype(np.int64) - s.current_player[g]) % self.num_players
-        prog, job = s.prog[g].astype(np.int64), s.team_job[g].astype(np.int64)
-        night, fence = s.tgt_night[g].astype(np.int64), s.fence_own[g].astype(np.int64)
-        cols = np.stack([  # one-hot columns, -1 where unset
-            L["decision"] + s.dec[g].astype(np.int64),
-            np.where((prog >= 0) & (prog < C.NUM_TYPES), L["effect_card"] + prog, -1),
-            np.where(job >= 0, L["job_in_progress"] + job, -1),
-            np.where(s.tgt_player[g] >= 0, L["target_player"] + rel, -1),
-            np.where(night >= 0, L["target_night"] + night, -1),
-            np.where(fence >= 0, L["fence_own_job"] + fence, -1),
-        ], axis=1)
-        on = cols >= 0
-        out[np.repeat(g, cols.shape[1])[on.ravel()], cols[on]] = 1.0
-        out[g, L["team_so_far"]:L["team_so_far"] + 19] = s.staging[g] * np.float32(1 / 6)
-        job = g[s.team_job[g] >= 0]
-        if job.size:
-            out[job, L["team_needed"]:L["team_needed"] + 3] = self._team_needed(s, job) / 6
-        out[g, L["mastermind_draw"]:L["mastermind_draw"] + 19] = (s.mm_draw[g]
-                                                                  * np.float32(1 / 3))
-        out[g, L["extra_capers"]] = np.minimum(1.0, s.extra_capers[g] / 3)
+    def _seat_blocks(self, s: GriftersState) -> list[np.ndarray]:
+        """The fields of every seat's block, [B, N, width] each, in absolute seat order."""
+        B, N = s.batch_size, self.num_players
+        jobs = s.job_owner[:, None, :] == self._seat_ids[:, :, None]  # [B, N, 20]
+        # Job ids run stack by stack (4 st + order), so a colour is 4 consecutive Jobs
+        by_colour = jobs.reshape(B, N, C.NUM_STACKS, C.STACK_LEN).sum(axis=3, dtype=np.int16)
+        score = np.minimum(s.stash + C.SET_BONUS.take(by_colour).sum(axis=2), 100)
+        return [s.stash[..., None], np.minimum(s.hand.sum(axis=2, dtype=np.int16), 30)[..., None],
+                s.known, s.night.reshape(B, N, -1), s.night_isk, s.refresh, jobs, by_colour,
+                score[..., None], np.minimum(s.turns_taken, 100)[..., None],
+                (self._seat_ids == s.start_player[:, None])[..., None],
+                (self._seat_ids == s.current_player[:, None])[..., None]]  # none once over
 
     def _team_needed(self, s: GriftersState, g: np.ndarray) -> np.ndarray:
         """[n, 3] remaining (brain, speed, brawn) of the Job in progress in games g; staged
@@ -938,20 +960,21 @@ class GriftersGame(Game):
             w = w - used
         return d
 
-    def _job_status(self, s: GriftersState) -> np.ndarray:
-        """float [B, 80]: per Job one-hot out of game / in stack below the top / top / completed."""
-        owner = s.job_owner
-        top = s.stack_top[:, C.JOB_STACK]
-        # in play and unowned: below the top (1), the top (2), or taken for the Job in progress (3)
-        cat = np.where(owner >= 0, 3, np.where(owner == -2, 0, 2 + np.sign(top - JOB_ORDER)))
-        return np.take(EYE4, cat, axis=0).reshape(len(owner), -1)
-
-    def _scratch(self, B: int) -> np.ndarray:
-        """A reused int8 [B, N, block] work buffer for the per-seat observation blocks."""
-        buf = getattr(self, "_scratch_buf", None)
-        if buf is None or buf.shape[0] != B:
-            buf = self._scratch_buf = np.empty((B, self.num_players, self._block_size), np.int8)
-        return buf
+    def _obs_consts(self, B: int) -> dict[str, np.ndarray]:
+        """Per batch size: row indices, constant columns and the reused int16 work matrices."""
+        k = self._obs_cache.get(B)
+        if k is None:
+            if len(self._obs_cache) > 8:
+                self._obs_cache.clear()
+            N = self.num_players
+            np_col = np.zeros((B, 3), np.int16)
+            np_col[:, N - 2] = 1
+            k = self._obs_cache[B] = {
+                "b": np.arange(B), "bN": np.arange(B)[:, None] * N, "num_players": np_col,
+                "zero3": np.zeros((B, 3), np.int16),
+                "feat": np.empty((B, N, self._block_size), np.int16),
+                "raw": np.empty((B, self.base_obs_size), np.int16)}
+        return k
 
     # == determinization ===========================================================================
     def resample_hidden(self, state: GriftersState, player: int | np.ndarray,
