@@ -182,6 +182,20 @@ class BigScoreGame(Game):
         self.action_layout = build_action_layout()
         # job tables indexed by job id, with a sentinel row for "no job" (-1)
         self.job_req = np.vstack([self.jobs.req, np.zeros((1, 6), int)]).astype(np.int16)
+        self.job_needs = self.job_req > 0  # [job, crew type]: an icon of that type
+        # window acting order for every (first seat, set of seats as bits): the seats of the
+        # set clockwise from the first, -1 padded; and the size of each set
+        self.seat_bits = 1 << np.arange(n)
+        self.window_queue = np.full((n, 1 << n, n), -1, np.int8)
+        for start in range(n):
+            for bits in range(1 << n):
+                q = [(start + j) % n for j in range(n) if bits >> ((start + j) % n) & 1]
+                self.window_queue[start, bits, :len(q)] = q
+        self.window_len = (self.window_queue[0] >= 0).sum(axis=1).astype(np.int8)
+        # draft hands after a pass, by stage: seat i takes the hand of seat pass_from[i]
+        self.pass_from = np.tile(np.arange(n), (ACT2, 1))
+        for r, d in enumerate(C.PASS_DIR):
+            self.pass_from[ROUND1 + r] = (np.arange(n) - d) % n
         self.job_cash = np.append(self.jobs.cash, 0).astype(np.int32)
         self.job_token = np.append(self.jobs.token, 3)
         self.job_value = (self.jobs.cash + np.where(self.jobs.token == C.HARD_DRIVE, 2, 3))
@@ -256,26 +270,22 @@ class BigScoreGame(Game):
     def _open_window(self, s: BigScoreState, idx: np.ndarray, phase: int, seats: np.ndarray,
                      start: np.ndarray) -> None:
         """Seats `seats` [k, N] act in clockwise order from `start` [k]."""
-        order = _clockwise(np.asarray(start), self.num_players)
-        inside = np.take_along_axis(seats, order, axis=1)
-        perm = np.argsort(~inside, axis=1, kind="stable")
-        q = np.take_along_axis(order, perm, axis=1)
-        cnt = inside.sum(axis=1)
-        q[np.arange(self.num_players)[None, :] >= cnt[:, None]] = -1
-        s.queue[idx] = q
-        s.qlen[idx] = cnt
+        bits = seats.dot(self.seat_bits)
+        s.queue[idx] = self.window_queue[start, bits]
+        s.qlen[idx] = self.window_len[bits]
         s.qpos[idx] = 0
         s.phase[idx] = phase
         s.committed[idx] = False
 
     def _actor(self, s: BigScoreState, idx: np.ndarray) -> np.ndarray:
+        """The seat at the window's cursor (`_refresh` makes it the current player)."""
         return s.queue[idx, s.qpos[idx]].astype(np.int64)
 
     def _secret(self, s: BigScoreState, idx: np.ndarray, pending: np.ndarray,
                 value: np.ndarray) -> np.ndarray:
         """Record the acting seat's secret choice (a closed fist over the table); returns the
         games whose window just closed, where the choices are now revealed together."""
-        seat = self._actor(s, idx)
+        seat = s.current_player[idx]
         pending[idx, seat] = value
         s.committed[idx, seat] = True
         return idx[self._advance(s, idx)]
@@ -289,9 +299,12 @@ class BigScoreGame(Game):
     def _step(self, s: BigScoreState, idx: np.ndarray, actions: np.ndarray) -> None:
         phase = s.phase[idx]
         present = _kinds(phase)
-        for d in present:
-            sel = phase == d
-            self._handlers[d](self, s, idx[sel], actions[sel])
+        if len(present) == 1:
+            self._handlers[present[0]](self, s, idx, actions)
+        else:
+            for d in present:
+                sel = phase == d
+                self._handlers[d](self, s, idx[sel], actions[sel])
         self._refresh(s, idx)
 
     def _on_boss_option(self, s, idx, a):
@@ -334,14 +347,10 @@ class BigScoreGame(Game):
         if closed.size == 0:
             return
         # everyone has picked: reveal nothing, keep the picks, pass the rest of the hands
-        pick = s.pick_pending[closed].astype(np.int64)
-        onehot = (pick[:, :, None] == np.arange(C.NUM_KINDS)).astype(np.int8)
-        s.picks[closed] += onehot
-        s.hands[closed] -= onehot
-        direction = np.array(C.PASS_DIR)[s.stage[closed] - ROUND1]
-        for d in (+1, -1):
-            g = closed[direction == d]
-            s.hands[g] = np.roll(s.hands[g], d, axis=1)  # seat i's hand goes to seat i + d
+        at = closed[:, None], np.arange(self.num_players), s.pick_pending[closed]
+        s.picks[at] += 1
+        s.hands[at] -= 1
+        s.hands[closed] = s.hands[closed[:, None], self.pass_from[s.stage[closed]]]
         s.draft_step[closed] += 1
         last = s.draft_step[closed] == self.hand_size - 1
         self._open_draft(s, closed[~last])
@@ -366,12 +375,14 @@ class BigScoreGame(Game):
 
     # -- Act I › Phase 2 - Assign Crew ----------------------------------------------------------
     def _on_assign(self, s, idx, a):
-        seat = self._actor(s, idx)
+        seat = s.current_player[idx]
         kind = s.cur_kind[idx].astype(np.int64)
         s.assign[idx, seat, a - A_ASSIGN, kind] += 1
         s.ahand[idx, seat, kind] -= 1
         seat_done = s.ahand[idx, seat].sum(axis=1) == 0
         g = idx[seat_done]
+        if g.size == 0:
+            return
         closed = g[self._advance(s, g)]
         s.cur_job[closed] = 0
         self._resolve_jobs(s, closed)
@@ -596,7 +607,7 @@ class BigScoreGame(Game):
         self._after_flight(s, idx[~any_g])
 
     def _on_grease(self, s, idx, a):
-        seat = self._actor(s, idx)
+        seat = s.current_player[idx]
         v = a - A_GREASE
         s.vault_floor[idx, v] -= 1
         s.vault_pile[idx, seat, v] += 1
@@ -646,7 +657,7 @@ class BigScoreGame(Game):
         self._open_trades(s, idx[~m])
 
     def _on_muscle(self, s, idx, a):
-        seat = self._actor(s, idx)
+        seat = s.current_player[idx]
         steal = a == A_MUSCLE_STEAL
         s.first_player[idx[steal]] = seat[steal]
         s.ability_used[idx[steal], seat[steal]] = True
@@ -662,7 +673,7 @@ class BigScoreGame(Game):
         self._open_window(s, idx, TRADE, traders, s.first_player[idx].astype(np.int64))
 
     def _on_trade(self, s, idx, a):
-        seat = self._actor(s, idx)
+        seat = s.current_player[idx]
         plain = (a >= A_TRADE) & (a < A_CONMAN)
         con = (a >= A_CONMAN) & (a < A_GUN_DECLINE)
         # a plain trade swaps the token just drawn for a Floor token
@@ -687,7 +698,7 @@ class BigScoreGame(Game):
         self._end_trade_turn(s, idx[~gun])
 
     def _on_gun(self, s, idx, a):
-        seat = self._actor(s, idx)
+        seat = s.current_player[idx]
         steal = a != A_GUN_DECLINE
         g, gs, v = idx[steal], seat[steal], a[steal] - A_GUN
         s.vault_floor[g, v] -= 1
@@ -700,7 +711,7 @@ class BigScoreGame(Game):
         """The (possibly swapped) drawn token joins the trader's vault pile."""
         if idx.size == 0:
             return
-        seat = self._actor(s, idx)
+        seat = s.current_player[idx]
         s.vault_pile[idx, seat, s.drawn[idx, seat]] += 1
         s.banked[idx, seat] = True
         closed = idx[self._advance(s, idx)]
@@ -811,9 +822,13 @@ class BigScoreGame(Game):
         seat_all = self._actor(s, live)
         s.current_player[live] = seat_all
         phase = s.phase[live]
-        for d in _kinds(phase):
-            sel = phase == d
-            g, seat = live[sel], seat_all[sel]
+        kinds = _kinds(phase)
+        for d in kinds:
+            if len(kinds) == 1:
+                g, seat = live, seat_all
+            else:
+                sel = phase == d
+                g, seat = live[sel], seat_all[sel]
             if d == BOSS_OPTION:
                 mask[g, A_BOSS_TOKEN] = mask[g, A_BOSS_CASH] = True
             elif d == DRAFT:
@@ -845,8 +860,7 @@ class BigScoreGame(Game):
         kind = _first_true(s.ahand[g, seat] > 0)
         s.cur_kind[g] = kind
         t = C.KIND_TYPE[kind]
-        req = self.job_req[s.jobs[g]]  # [k, 6 positions, 6 types]
-        mask[g, A_ASSIGN:A_ASSIGN + 6] = req[np.arange(len(g)), :, t] > 0
+        mask[g, A_ASSIGN:A_ASSIGN + 6] = self.job_needs[s.jobs[g], t[:, None]]
         pile = s.assign[g, seat, TRAINING]
         count = pile.sum(axis=1)
         pile_type = C.KIND_TYPE[_first_true(pile > 0)]
