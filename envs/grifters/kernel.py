@@ -250,7 +250,9 @@ class GriftersGame(Game):
             fence_own=np.full(B, -1, np.int8), extra_capers=z8(),
             rng_ctr=np.zeros(B, np.uint64))
         self._pending = {}
-        self._run(s, np.arange(B))
+        g = np.arange(B)
+        self._turn_start(s, g)
+        self._run(s, g)
         return s
 
     # == the step: one decision, then everything automatic up to the next one ======================
@@ -273,24 +275,21 @@ class GriftersGame(Game):
         each pass carries every game as far as it can go at a small fixed cost.
         """
         for _ in range(1000):  # finished games have dec NONE and drop out of every group
-            busy = True
-            while busy:  # drain every automatic state before asking for masks
-                g = idx[s.dec[idx] == RUN]
-                while g.size:  # a card's program, op after op, until a decision or its end
-                    self._exec(s, g)
-                    g = g[s.dec[g] == RUN]
-                g = idx[s.dec[idx] == TURN_END]
-                if g.size:
-                    self._refresh_phase(s, g)
-                g = idx[s.dec[idx] == TURN_START]
-                if g.size:
-                    self._turn_start(s, g)  # an empty hand goes straight on to Refresh
-                busy = bool(g.size) and bool((s.dec[g] == TURN_END).any())
+            g = idx[s.dec[idx] == RUN]
+            while g.size:  # a card's program, op after op, until a decision or its end
+                self._exec(s, g)
+                g = g[s.dec[g] == RUN]
+            g = idx[s.dec[idx] == TURN_END]
+            while g.size:  # Refresh, then the next turn; an empty hand goes on to Refresh
+                self._refresh_phase(s, g)
+                g = self._turn_start(s, g)
             if not self._pending:
                 return
-            forced = self._flush(s)
+            forced, fizzled = self._flush(s)
             if forced.size:
                 self._dispatch(s, forced, s.legal_action_mask[forced].argmax(axis=1))
+            elif fizzled.size == 0:
+                return
         raise RuntimeError("grifters: automatic play did not settle")
 
     def _open(self, s: GriftersState, g: np.ndarray, dec: int) -> None:
@@ -298,9 +297,10 @@ class GriftersGame(Game):
         s.dec[g] = dec
         self._pending.setdefault(dec, []).append(g)
 
-    def _flush(self, s: GriftersState) -> np.ndarray:
+    def _flush(self, s: GriftersState) -> tuple[np.ndarray, np.ndarray]:
         """Masks of the decisions asked this pass. An effect with no legal target fizzles
-        (its program goes on); returns the games whose decision is forced (auto_forced)."""
+        (its program goes on). Returns the games whose decision is forced (auto_forced) and
+        those that fizzled: the games with more to play."""
         pending, self._pending = self._pending, {}
         gs = [np.concatenate(parts) if len(parts) > 1 else parts[0]
               for parts in pending.values()]
@@ -312,7 +312,7 @@ class GriftersGame(Game):
         if e.size:
             s.dec[e] = RUN
             s.pc[e] += 1
-        return g[n == 1] if self.auto_forced else g[:0]
+        return (g[n == 1] if self.auto_forced else g[:0]), e
 
     def _end_games(self, s: GriftersState, g: np.ndarray) -> None:
         """"The game ends immediately": nothing after the triggering primitive resolves.
@@ -343,21 +343,29 @@ class GriftersGame(Game):
         moved[:, 1:] = cur[:, :2]
         isk[r] = moved
 
-    def _turn_start(self, s: GriftersState, g: np.ndarray) -> None:
+    def _turn_start(self, s: GriftersState, g: np.ndarray) -> np.ndarray:
+        """Advance Time (not on a first turn), then the main decision. With no cards in hand
+        an ISK token from the Stash goes to Night One instead, and the turn goes straight on
+        to Refresh: returns those games."""
         me = s.current_player[g].astype(np.int64)
         r = g * self.num_players + me
         later = _rows(s.turns_taken, -1)[r] > 0  # skip Advance Time on a first turn
-        if later.any():
+        if later.all():
+            self._advance(s, g, me)
+        elif later.any():
             self._advance(s, g[later], me[later])
         empty = _rows(s.hand, 19)[r].sum(axis=1) == 0
-        if empty.any():  # "no cards in hand": an ISK token from the Stash goes to Night One
-            stash = _rows(s.stash, -1)
-            pay = r[empty & (stash[r] > 0)]
-            stash[pay] -= 1
-            _rows(s.night_isk, 3)[pay, 0] += 1
+        if not empty.any():
+            self._open(s, g, MAIN)
+            return g[:0]
+        stash = _rows(s.stash, -1)
+        pay = r[empty & (stash[r] > 0)]
+        stash[pay] -= 1
+        _rows(s.night_isk, 3)[pay, 0] += 1
         s.dec[g[empty]] = TURN_END
         if (~empty).any():
             self._open(s, g[~empty], MAIN)
+        return g[empty]
 
     # == Phase 2: Play Specialists =================================================================
     def _main(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
