@@ -270,6 +270,8 @@ class BigScoreGame(Game):
     def _open_window(self, s: BigScoreState, idx: np.ndarray, phase: int, seats: np.ndarray,
                      start: np.ndarray) -> None:
         """Seats `seats` [k, N] act in clockwise order from `start` [k]."""
+        if idx.size == 0:
+            return
         bits = seats.dot(self.seat_bits)
         s.queue[idx] = self.window_queue[start, bits]
         s.qlen[idx] = self.window_len[bits]
@@ -389,23 +391,30 @@ class BigScoreGame(Game):
 
     # -- Act I › Phase 3 - Resolve Jobs ---------------------------------------------------------
     def _resolve_jobs(self, s: BigScoreState, idx: np.ndarray) -> None:
-        """Resolve positions cur_job.. in order until a JoAT window opens or all are done."""
+        """Resolve positions cur_job.. in order until a JoAT window opens or all are done.
+        (Subsets of games that take another branch are split off only when not empty.)"""
         while idx.size:
             p = s.cur_job[idx].astype(np.int64)
             finished = p >= C.JOBS_PER_ROUND
-            self._cleanup(s, idx[finished])
-            idx, p = idx[~finished], p[~finished]
-            if idx.size == 0:
-                return
+            if finished.any():
+                self._cleanup(s, idx[finished])
+                idx, p = idx[~finished], p[~finished]
+                if idx.size == 0:
+                    return
             sent = s.assign[idx, :, p, :]  # [k, N, 12]
             per_seat = sent.sum(axis=2)
             participants = per_seat > 0
             nobody = ~participants.any(axis=1)
-            s.job_status[idx[nobody], p[nobody]] = UNATTEMPTED
-            s.cur_job[idx[nobody]] += 1
-            skipped, go = idx[nobody], ~nobody
-            idx, p, sent, per_seat, participants = (idx[go], p[go], sent[go], per_seat[go],
-                                                    participants[go])
+            skipped = idx[nobody]
+            if skipped.size:
+                s.job_status[skipped, p[nobody]] = UNATTEMPTED
+                s.cur_job[skipped] += 1
+                go = ~nobody
+                idx, p, sent, per_seat, participants = (idx[go], p[go], sent[go], per_seat[go],
+                                                        participants[go])
+                if idx.size == 0:
+                    idx = skipped
+                    continue
             # the reveal: all participants' cards form a common face-up pile
             kinds = sent.sum(axis=1)
             have = kinds[:, 0::2] + kinds[:, 1::2]
@@ -432,13 +441,15 @@ class BigScoreGame(Game):
             tokens = (s.joat[idx] * eligible).sum(axis=1)
             window = (missing > 0) & (missing <= tokens)
             w = idx[window]
-            s.missing[w] = missing[window]
-            s.joat_pending[w] = 0
-            self._open_window(s, w, JOAT, eligible[window], np.zeros(len(w), int))
-            decided = ~window
-            self._job_outcome(s, idx[decided], p[decided], participants[decided],
-                              missing[decided] == 0)
-            idx = np.concatenate([skipped, idx[decided]])
+            if w.size:
+                s.missing[w] = missing[window]
+                s.joat_pending[w] = 0
+                self._open_window(s, w, JOAT, eligible[window], np.zeros(len(w), int))
+                decided = ~window
+                idx, p, participants, missing = (idx[decided], p[decided],
+                                                 participants[decided], missing[decided])
+            self._job_outcome(s, idx, p, participants, missing == 0)
+            idx = np.concatenate([skipped, idx]) if skipped.size else idx
 
     def _on_joat(self, s, idx, a):
         closed = self._secret(s, idx, s.joat_pending, a - A_JOAT)
@@ -560,6 +571,8 @@ class BigScoreGame(Game):
             seat = queue[:, j]
             robs = (j < qlen) & (s.rob_pending[idx, seat] == 0)
             g, gs = idx[robs], seat[robs]
+            if g.size == 0:
+                continue
             v = self._draw(s, g)
             got = v >= 0
             s.bag[g[got], v[got]] -= 1
@@ -570,11 +583,13 @@ class BigScoreGame(Game):
         s.busted_round[idx] = bust
         flees = (s.rob_pending[idx] == 1)
         # Driver: draws and keeps two tokens; Cops drawn go back, never on the track
-        for j in range(self.num_players):
+        drivers = flees & (s.ability[idx] == C.DRIVER) & ~s.ability_used[idx]
+        for j in range(self.num_players if drivers.any() else 0):  # (often nobody)
             seat = queue[:, j]
-            drv = ((j < qlen) & flees[k, seat] & (s.ability[idx, seat] == C.DRIVER)
-                   & ~s.ability_used[idx, seat])
+            drv = (j < qlen) & drivers[k, seat]
             g, gs = idx[drv], seat[drv]
+            if g.size == 0:
+                continue
             s.ability_used[g, gs] = True
             cops_back = np.zeros(len(g), np.int16)
             for _ in range(2):
@@ -589,15 +604,16 @@ class BigScoreGame(Game):
         self._pass_marker_if_gone(s, idx)
         # Getting Busted: everyone still inside loses his Act II loot back into the vault
         b = idx[bust]
-        inside = s.status[b] == IN_VAULT
-        s.bag[b, :C.NUM_LOOT] += (s.vault_pile[b] * inside[:, :, None]).sum(axis=1)
-        s.vault_pile[b] *= ~inside[:, :, None]
-        held = s.drawn[b]
-        back = inside & (held >= 0) & (held != C.COPS)
-        for p in range(self.num_players):
-            r = back[:, p]
-            s.bag[b[r], held[r, p]] += 1
-        s.status[b] = np.where(inside, BUSTED, s.status[b])
+        if b.size:
+            inside = s.status[b] == IN_VAULT
+            s.bag[b, :C.NUM_LOOT] += (s.vault_pile[b] * inside[:, :, None]).sum(axis=1)
+            s.vault_pile[b] *= ~inside[:, :, None]
+            held = s.drawn[b]
+            back = inside & (held >= 0) & (held != C.COPS)
+            for p in range(self.num_players):
+                r = back[:, p]
+                s.bag[b[r], held[r, p]] += 1
+            s.status[b] = np.where(inside, BUSTED, s.status[b])
         # Grease Man: steals a Floor token on fleeing (even in a round that busts)
         greasers = (flees & (s.ability[idx] == C.GREASE_MAN) & ~s.ability_used[idx]
                     & (s.vault_floor[idx].sum(axis=1) > 0)[:, None])
