@@ -45,12 +45,13 @@ PAIRS = np.array([(0, 1), (0, 2), (1, 2)], np.int64)
 S_START, S_DEAL, S_RESHUFFLE, S_KIDNAP, S_RESAMPLE = 1, 2, 3, 4, 5
 
 ARANGE_T = np.arange(C.NUM_TYPES)
+ARANGE_S = np.arange(C.NUM_STACKS)
 IS_IM = (ARANGE_T == C.INSIDE_MAN).astype(np.float32)
-GE_T = (ARANGE_T[:, None] >= ARANGE_T[None, :]).astype(np.float32)  # [u, t]: u >= t
 JOB_REQ_F = C.JOB_REQ.astype(np.float32)
-JOB_REQ_K = [np.ascontiguousarray(C.JOB_REQ[:, k]) for k in range(3)]  # per skill
 SKILL_OH_F = C.SKILL_OH.astype(np.float32)
-JOB_SIZE = C.JOB_SIZE.astype(np.int16)
+# [u, 3 t + k]: a card of type u has fixed skill k and is at or above type t
+GE_SKILL = ((ARANGE_T[:, None, None] >= ARANGE_T[None, :, None])
+            * SKILL_OH_F[:, None, :]).reshape(C.NUM_TYPES, -1)
 # observation scale of each field (hand size, score and turns are capped at 30, 100 and 100;
 # the turn count at 200 and the Femme Fatale capers at 3); the others are counts or one-hots
 BLOCK_SCALE = {"stash": 1 / 75, "hand_size": 1 / 30, "known_hand": 1 / 3, "night1": 1 / 3,
@@ -62,6 +63,26 @@ FIELD_SCALE = {"coffers": 1 / 75, "deck_size": 1 / 48, "discard": 1 / 3, "turn":
                "mastermind_draw": 1 / 3, "extra_capers": 1 / 3}
 IM = C.INSIDE_MAN
 JOB_STACK_OH = np.eye(C.NUM_STACKS, dtype=np.float32)[C.JOB_STACK]  # [20, 5]
+
+
+def _job_feasible_table() -> tuple[np.ndarray, np.ndarray]:
+    """What a hand needs to Complete the top Job of a stack: (cards per type -> key [19],
+    bool [key, Job]). The key counts the fixed-skill cards of each skill up to 3 (no Job needs
+    more) and the Inside Men up to 6 (no team is larger): 1 brain + 4 speed + 16 brawn + 64 IM.
+    Job column 20 stands for an empty stack and is never feasible."""
+    counts = np.concatenate([C.SKILL_OH, (ARANGE_T == C.INSIDE_MAN)[:, None]], axis=1)
+    key = np.arange(4 * 4 * 4 * 7)
+    have = np.stack([key % 4, key // 4 % 4, key // 16 % 4], axis=1)
+    cover = key[:, None] // 64 + np.minimum(have[:, None, :], C.JOB_REQ[None]).sum(axis=2)
+    ok = np.concatenate([cover >= C.JOB_SIZE, np.zeros((len(key), 1), bool)], axis=1)
+    return counts.astype(np.int16), ok
+
+
+SKILL_COUNTS, JOB_FEASIBLE = _job_feasible_table()
+FEASIBLE_CAP = np.array([3, 3, 3, 6], np.int16)
+FEASIBLE_KEY = np.array([1, 4, 16, 64], np.int16)
+# [stack, top] -> the top Job, or column 20 for an empty stack
+TOP_JOB = np.where(np.arange(5) < 4, 4 * ARANGE_S[:, None] + np.arange(5), C.NUM_JOBS)
 
 
 def _onehot_rows(rows: int, size: int) -> np.ndarray:
@@ -307,7 +328,7 @@ class GriftersGame(Game):
         ms = [self._mask(s, g, dec) for g, dec in zip(gs, pending)]
         g, m = (gs[0], ms[0]) if len(gs) == 1 else (np.concatenate(gs), np.concatenate(ms))
         s.legal_action_mask[g] = m
-        n = np.count_nonzero(m, axis=1)
+        n = m.sum(axis=1)
         e = g[n == 0]
         if e.size:
             s.dec[e] = RUN
@@ -820,13 +841,8 @@ class GriftersGame(Game):
     def _stack_feasible(self, s: GriftersState, g: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """bool [n, 5]: the hand can form a team matching the stack's top Job exactly
         (fixed skills up to each requirement, Inside Men for the rest)."""
-        top = s.stack_top[g].astype(np.int64)
-        j = np.minimum(4 * np.arange(C.NUM_STACKS) + top, C.NUM_JOBS - 1)
-        have = (hand.astype(np.float32) @ SKILL_OH_F).astype(np.int16)  # [n, 3]
-        cover = hand[:, IM, None].astype(np.int16)
-        for k in range(3):
-            cover = cover + np.minimum(have[:, k, None], JOB_REQ_K[k][j])
-        return (top < 4) & (cover >= JOB_SIZE[j])
+        key = np.minimum(hand @ SKILL_COUNTS, FEASIBLE_CAP) @ FEASIBLE_KEY
+        return JOB_FEASIBLE[key[:, None], TOP_JOB[ARANGE_S, s.stack_top[g]]]
 
     def _team_pick_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
         """bool [n, 19]: picks (non-decreasing type) after which the team can still be finished.
@@ -838,14 +854,11 @@ class GriftersGame(Game):
         req = JOB_REQ_F[s.team_job[g].astype(np.int64)] - s.staging[g].astype(np.float32) @ \
             SKILL_OH_F  # [n, 3] skills still needed before this pick
         need = req.sum(axis=1)[:, None] - s.staging[g, IM, None] - 1  # after the pick
-        cover = hand[:, IM, None] - IS_IM[None]  # Inside Men left at or above t
-        ok = (need >= 0) & (hand > 0)
-        for k in range(3):  # per skill: deficit after the pick, cards left at or above t
-            d = req[:, k, None] - SKILL_OH_F[None, :, k]
-            ok &= d >= 0
-            left = (hand * SKILL_OH_F[:, k]) @ GE_T - SKILL_OH_F[None, :, k]
-            cover += np.minimum(left, d)
-        return ok & (cover >= need) & (ARANGE_T[None] >= s.last_pick[g, None])
+        d = req[:, None, :] - SKILL_OH_F  # [n, t, k]: deficit of skill k after picking t
+        left = (hand @ GE_SKILL).reshape(d.shape) - SKILL_OH_F  # skill k left at or above t
+        cover = hand[:, IM, None] - IS_IM + np.minimum(left, d).sum(axis=2)  # + Inside Men
+        return ((hand > 0) & (d >= 0).all(axis=2) & (need >= 0) & (cover >= need)
+                & (ARANGE_T >= s.last_pick[g, None]))
 
     def _opp_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
         """bool [n, N] by seat offset: eligible opponents for the pending primitive."""
