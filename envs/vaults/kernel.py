@@ -155,6 +155,29 @@ def _kinds(codes: np.ndarray) -> list[int]:
     return codes.tolist() if codes.size == 1 else np.flatnonzero(np.bincount(codes)).tolist()
 
 
+# NumPy reduces a short last axis element by element, which is slow for a large batch: there
+# the helpers below combine the columns instead (a batch of one keeps the single reduction)
+SMALL_BATCH = 64
+
+
+def _any_last(a: np.ndarray) -> np.ndarray:
+    """a.any(-1) for a short last axis."""
+    if a.shape[0] <= SMALL_BATCH:
+        return a.any(-1)
+    out = a[..., 0] | a[..., 1]
+    for j in range(2, a.shape[-1]):
+        out |= a[..., j]
+    return out
+
+
+def _meets(skills: np.ndarray, combo: np.ndarray) -> np.ndarray:
+    """bool: skills [...,3] meet a combination [...,3] (broadcast) in every skill."""
+    if skills.shape[0] <= SMALL_BATCH:
+        return (skills >= combo).all(-1)
+    return ((skills[..., 0] >= combo[..., 0]) & (skills[..., 1] >= combo[..., 1])
+            & (skills[..., 2] >= combo[..., 2]))
+
+
 def _offset_label(i: int) -> str:
     return "player +0 (self)" if i == 0 else f"player +{i}"
 
@@ -598,13 +621,15 @@ class Vaults(Game):
             for d in kinds:
                 sel = dec == d
                 self._HANDLERS[d](self, st, idx[sel], actions[sel])
-        self._advance(st, idx)
-        over = idx[st.game_over[idx]]
-        live = idx[~st.game_over[idx]]
-        self._refresh(st, live)
-        if over.size:
-            st.game_over[over] = False
-            self._finish(st, over)
+        # resolve effects up to the next decisions; forced ones leave games to resolve again
+        while idx.size:
+            self._advance(st, idx)
+            done = st.game_over[idx]
+            if done.any():
+                over, idx = idx[done], idx[~done]
+                st.game_over[over] = False
+                self._finish(st, over)
+            idx = self._refresh(st, idx, self.auto_forced)
 
     def _advance(self, st: VaultsState, idx: np.ndarray) -> None:
         """Resolve queued effects, windows and turn changes until a decision is pending."""
@@ -622,8 +647,9 @@ class Vaults(Game):
     def _continue(self, st: VaultsState, g: np.ndarray) -> None:
         """Nothing queued: the window goes on, the crack flips, or the active player acts."""
         N = self.num_players
-        w = g[st.win_kind[g] != win.NO_WINDOW]
-        if w.size:
+        open_ = st.win_kind[g] != win.NO_WINDOW
+        if open_.any():
+            w = g[open_]
             can = st.hand[w, :, C.DISRUPT0:].sum(axis=2) > 0
             act = st.win_kind[w] == WIN_ACTION
             can[np.flatnonzero(act), st.active[w[act]]] = False
@@ -631,22 +657,21 @@ class Vaults(Game):
             ask = seat >= 0
             st.dec[w[ask]] = D["RESPONSE"]
             st.owner[w[ask]] = seat[ask]
-        rest = g[st.win_kind[g] == win.NO_WINDOW]
-        rest = rest[st.dec[rest] == NONE]
-        isflip = st.resume[rest] == RESUME_FLIP
-        flip, turn = rest[isflip], rest[~isflip]
-        if flip.size:
+            g = g[st.dec[g] == NONE]  # closed windows go on at once
+        isflip = st.resume[g] == RESUME_FLIP
+        if isflip.any():
+            flip, g = g[isflip], g[~isflip]
             st.resume[flip] = RESUME_NONE
             self._flip(st, flip)
-        turn = turn[(st.dec[turn] == NONE) & (st.slen[turn] == 0)]
-        if turn.size:
-            a = st.active[turn].astype(np.int64)
-            st.owner[turn] = a
-            st.card_in_play[turn] = -1
-            st.effect[turn] = NONE
-            stuck = (st.actions[turn] == 0) & (st.hand[turn, a, C.DISRUPT0:].sum(axis=1) == 0)
-            st.dec[turn[~stuck]] = D["MAIN"]
-            self._end_turn(st, turn[stuck])
+        if g.size:
+            a = st.active[g].astype(np.int64)
+            st.owner[g] = a
+            st.card_in_play[g] = -1
+            st.effect[g] = NONE
+            st.dec[g] = D["MAIN"]
+            stuck = (st.actions[g] == 0) & ~st.hand[g, a, C.DISRUPT0:].any(1)
+            if stuck.any():
+                self._end_turn(st, g[stuck])
 
     # -- MAIN -------------------------------------------------------------------------------
     def _main(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
@@ -858,7 +883,7 @@ class Vaults(Game):
         n, lead = g.size, (1,) * (maxs.ndim - 2)
         cmb = _COMBO_OR_EMPTY[self._target_tops(st, g)].reshape((n,) + lead + (6, 3))
         key = self._holds_key(st, g, st.active[g]).reshape((n,) + lead + (1,))
-        return (np.where(key, _KEY_SKILLS, maxs)[..., None, :] >= cmb).all(-1)
+        return _meets(np.where(key, _KEY_SKILLS, maxs)[..., None, :], cmb)
 
     def _crack_target(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         st.crack_target[g] = a - self.A_PILE
@@ -900,8 +925,7 @@ class Vaults(Game):
 
     def _combo_met(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         tops = self._target_tops(st, g)[np.arange(g.size), st.crack_target[g]]
-        ok = (self._crack_skills(st, g) >= C.VAULT_COMBO[np.maximum(tops, 0)]).all(1)
-        return ok & (tops >= 0)
+        return _meets(self._crack_skills(st, g), _COMBO_OR_EMPTY[tops])
 
     def _burn_overloads(self, st: VaultsState, g: np.ndarray) -> None:
         """Overloaded tools go to the Police station, even on a failed crack [RB "Tools"]."""
@@ -933,7 +957,7 @@ class Vaults(Game):
         N = self.num_players
         a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
         tops = self._target_tops(st, g)[np.arange(g.size), st.crack_target[g]]
-        met = (self._crack_skills(st, g) >= C.VAULT_COMBO[np.maximum(tops, 0)]).all(1)
+        met = _meets(self._crack_skills(st, g), C.VAULT_COMBO[np.maximum(tops, 0)])
         ok = st.crew[g, a, k, :C.TOOL0].any(1) & (st.key_used[g] | met) & (tops >= 0)
         self._abort(st, g[~ok])
         g, a, k, v = g[ok], a[ok], k[ok], tops[ok].astype(np.int64)
@@ -1295,21 +1319,33 @@ class Vaults(Game):
         self._next_turn(st, g[done])
 
     # -- legal actions ------------------------------------------------------------------------
-    def _refresh(self, st: VaultsState, g: np.ndarray) -> None:
-        """current_player and legal_action_mask of games g from their pending decision."""
-        if g.size == 0:
-            return
+    def _refresh(self, st: VaultsState, g: np.ndarray, forced: bool = False) -> np.ndarray:
+        """current_player and legal_action_mask of games g from their pending decision.
+
+        With `forced`, a decision with a single legal action is taken at once, as the core's
+        auto_forced would take it. Decisions go lowest code first, and a game whose forced
+        choice opens another decision joins the queue, so a chain of forced choices (a card,
+        then its destination, then a swap) takes one pass. Returns the games that a forced
+        choice left with nothing pending (to resolve again)."""
+        todo, again = g, []
+        while todo.size:
+            dec = st.dec[todo]
+            d = int(dec.min())
+            here = dec == d
+            sel, todo = (todo, todo[:0]) if here.all() else (todo[here], todo[~here])
+            mask = self._MASKS[d](self, st, sel)
+            st.legal_action_mask[sel] = mask
+            if not forced:
+                continue
+            one = np.count_nonzero(mask, axis=1) == 1
+            if one.any():
+                f = sel[one]
+                self._HANDLERS[d](self, st, f, mask[one].argmax(1))
+                open_ = (st.dec[f] != NONE) & ~st.game_over[f]
+                todo = np.concatenate([todo, f[open_]])
+                again.append(f[~open_])
         st.current_player[g] = st.owner[g]
-        dec = st.dec[g]
-        kinds = _kinds(dec)
-        if len(kinds) == 1:
-            st.legal_action_mask[g] = self._MASKS[kinds[0]](self, st, g)
-            return
-        mask = np.empty((g.size, self.num_actions), bool)
-        for d in kinds:
-            sel = np.flatnonzero(dec == d)
-            mask[sel] = self._MASKS[d](self, st, g[sel])
-        st.legal_action_mask[g] = mask
+        return np.concatenate(again) if again else g[:0]
 
     def _blank(self, g: np.ndarray) -> np.ndarray:
         return np.zeros((g.size, self.num_actions), bool)
@@ -1340,12 +1376,12 @@ class Vaults(Game):
         h = np.flatnonzero(held.any(1))  # usability matters only to holders of disrupts
         if h.size:
             use = self._effect_usable(st, g[h])
-            m[h, C.DISRUPT0:54] = held[h] & use[:, C.DISRUPT_EFFECTS].any(-1)
+            m[h, C.DISRUPT0:54] = held[h] & _any_last(use[:, C.DISRUPT_EFFECTS])
         if not act.any():
             m[:, self.A_END] = True
             return m
         # moves
-        mv = self._move_class_ok(cnt, ex, room).any(-1)
+        mv = _any_last(self._move_class_ok(cnt, ex, room))
         m[:, self.A_MOVE:self.A_MOVE + K] = mv & act[:, None]
         # cracks: an unspent, unblocked crew that meets some target (or a key is held)
         can = (ex & ~(st.spent[g, p] | st.blocked[g, p])
@@ -1353,7 +1389,7 @@ class Vaults(Game):
         if can.any():
             maxs = np.maximum((mine[..., ST_SK] + mine[..., ST_TSK]).astype(np.int16)
                               + st.mods[g, p], 0)  # [n,K,3]
-            m[:, self.A_CRACK:self.A_CRACK + K] = can & self._crack_targets(st, g, maxs).any(-1)
+            m[:, self.A_CRACK:self.A_CRACK + K] = can & _any_last(self._crack_targets(st, g, maxs))
         # draws: phase 1 only, one source, not with five cards at the start of the turn
         dr = act & (st.phase[g] == 1) & st.can_draw[g]
         if dr.any():
@@ -1497,7 +1533,8 @@ class Vaults(Game):
         m = self._blank(g)
         p = st.owner[g].astype(np.int64)
         use = self._effect_usable(st, g)
-        m[:, C.DISRUPT0:54] = (st.hand[g, p, C.DISRUPT0:] > 0) & use[:, C.DISRUPT_EFFECTS].any(-1)
+        m[:, C.DISRUPT0:54] = ((st.hand[g, p, C.DISRUPT0:] > 0)
+                               & _any_last(use[:, C.DISRUPT_EFFECTS]))
         m[:, self.A_PASS] = True
         return m
 
