@@ -182,7 +182,13 @@ class BigScoreGame(Game):
         self.action_layout = build_action_layout()
         # job tables indexed by job id, with a sentinel row for "no job" (-1)
         self.job_req = np.vstack([self.jobs.req, np.zeros((1, 6), int)]).astype(np.int16)
-        self.job_needs = self.job_req > 0  # [job, crew type]: an icon of that type
+        # assignment targets by the kind of card: jobs showing an icon of its type [job, kind];
+        # Training [kind, pile size 0..3, first kind in the pile] (one type, at most 3)
+        self.job_takes = self.job_req[:, C.KIND_TYPE] > 0
+        same_type = C.KIND_TYPE[:, None] == C.KIND_TYPE[None, :]
+        self.trainable = ((C.KIND_EXPERT & (not self.simple))[:, None, None]
+                          & (np.arange(4) < 3)[None, :, None]
+                          & ((np.arange(4) == 0)[None, :, None] | same_type[:, None, :]))
         # window acting order for every (first seat, set of seats as bits): the seats of the
         # set clockwise from the first, -1 padded; and the size of each set
         self.seat_bits = 1 << np.arange(n)
@@ -281,7 +287,7 @@ class BigScoreGame(Game):
 
     def _actor(self, s: BigScoreState, idx: np.ndarray) -> np.ndarray:
         """The seat at the window's cursor (`_refresh` makes it the current player)."""
-        return s.queue[idx, s.qpos[idx]].astype(np.int64)
+        return s.queue[idx, s.qpos[idx]]
 
     def _secret(self, s: BigScoreState, idx: np.ndarray, pending: np.ndarray,
                 value: np.ndarray) -> np.ndarray:
@@ -875,13 +881,9 @@ class BigScoreGame(Game):
         mask = s.legal_action_mask
         kind = _first_true(s.ahand[g, seat] > 0)
         s.cur_kind[g] = kind
-        t = C.KIND_TYPE[kind]
-        mask[g, A_ASSIGN:A_ASSIGN + 6] = self.job_needs[s.jobs[g], t[:, None]]
+        mask[g, A_ASSIGN:A_ASSIGN + 6] = self.job_takes[s.jobs[g], kind[:, None]]
         pile = s.assign[g, seat, TRAINING]
-        count = pile.sum(axis=1)
-        pile_type = C.KIND_TYPE[_first_true(pile > 0)]
-        mask[g, A_ASSIGN + TRAINING] = (C.KIND_EXPERT[kind] & (not self.simple) & (count < 3)
-                                        & ((count == 0) | (pile_type == t)))
+        mask[g, A_ASSIGN + TRAINING] = self.trainable[kind, pile.sum(axis=1), _first_true(pile > 0)]
         mask[g, A_ASSIGN + UNASSIGNED] = True
 
     _handlers = (None, _on_boss_option, _on_draft, _on_assign, _on_joat, _on_rob_flee,
