@@ -168,7 +168,7 @@ def _groups(keys: np.ndarray) -> list[tuple[int, np.ndarray | slice]]:
     """(key, positions) for each distinct key in ascending order, positions ascending; one
     slice when all keys are equal (the common case of small batches)."""
     first = int(keys[0])
-    if (keys == first).all():
+    if len(keys) == 1 or (keys == first).all():
         return [(first, slice(None))]
     order = np.argsort(keys, kind="stable")
     ordered = keys[order]
@@ -343,7 +343,7 @@ class GriftersGame(Game):
         final state is complete without the active seat, which `_finish` clears.
         """
         if g.size:
-            self._place_staging(s, g, s.current_player[g].astype(np.int64))
+            self._place_staging(s, g, s.current_player[g])
             s.dec[g] = NONE
             self._finish(s, g)
 
@@ -354,21 +354,19 @@ class GriftersGame(Game):
         nights = _rows(s.night, 57)
         cur = nights[r]
         _rows(s.refresh, 19)[r] += cur[:, 38:]
-        moved = np.zeros_like(cur)
-        moved[:, 19:] = cur[:, :38]
-        nights[r] = moved
+        nights[r, 19:] = cur[:, :38]
+        nights[r, :19] = 0
         isk = _rows(s.night_isk, 3)
         cur = isk[r]
         s.coffers[g] += cur[:, 2]
-        moved = np.zeros_like(cur)
-        moved[:, 1:] = cur[:, :2]
-        isk[r] = moved
+        isk[r, 1:] = cur[:, :2]
+        isk[r, 0] = 0
 
     def _turn_start(self, s: GriftersState, g: np.ndarray) -> np.ndarray:
         """Advance Time (not on a first turn), then the main decision. With no cards in hand
         an ISK token from the Stash goes to Night One instead, and the turn goes straight on
         to Refresh: returns those games."""
-        me = s.current_player[g].astype(np.int64)
+        me = s.current_player[g]
         r = g * self.num_players + me
         later = _rows(s.turns_taken, -1)[r] > 0  # skip Advance Time on a first turn
         if later.all():
@@ -408,7 +406,7 @@ class GriftersGame(Game):
         """Perform a Caper: the card goes to staging and its program starts."""
         if g.size == 0:
             return
-        me = s.current_player[g].astype(np.int64)
+        me = s.current_player[g]
         self._take_from_hand(s, g, me, t)
         s.staging[g, t] += 1
         s.prog[g] = t
@@ -427,7 +425,7 @@ class GriftersGame(Game):
         known[i] = np.maximum(known[i] - 1, 0)
 
     def _team_pick(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
-        me = s.current_player[g].astype(np.int64)
+        me = s.current_player[g]
         self._take_from_hand(s, g, me, a)
         s.staging[g, a] += 1
         s.last_pick[g] = a
@@ -461,8 +459,8 @@ class GriftersGame(Game):
 
     # -- the program interpreter -------------------------------------------------------------------
     def _exec(self, s: GriftersState, g: np.ndarray) -> None:
-        prog, pc = s.prog[g].astype(np.int64), s.pc[g].astype(np.int64)
-        op, arg = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc].astype(np.int64)
+        prog, pc = s.prog[g], s.pc[g]
+        op, arg = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc]
         for o, sel in _groups(op):
             if o in _OPENS_DECISION:  # the effect starts with a choice
                 self._open(s, g[sel], _OPENS_DECISION[o])
@@ -471,23 +469,25 @@ class GriftersGame(Game):
 
     def _op_end(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
         """The play is over: staged cards enter Night One; then the extra Caper or Refresh."""
-        me = s.current_player[g].astype(np.int64)
-        self._place_staging(s, g, me)
+        self._place_staging(s, g, s.current_player[g])
         job = s.prog[g] >= C.JOB_PROG
         if job.any():  # "All Jobs have been completed"
             gj = g[job]
-            done = ((s.job_owner[gj] >= 0) | ~self.jobs_in_play).all(axis=1)
-            self._end_games(s, gj[done])
-        g = g[~s.terminated[g]]
+            over = gj[((s.job_owner[gj] >= 0) | ~self.jobs_in_play).all(axis=1)]
+            if over.size:
+                self._end_games(s, over)
+                g = g[~s.terminated[g]]
         s.prog[g] = -1
         extra = s.extra_capers[g] > 0
-        s.dec[g[~extra]] = TURN_END
         if extra.any():
+            s.dec[g[~extra]] = TURN_END
             self._open(s, g[extra], FF_EXTRA)
+        else:
+            s.dec[g] = TURN_END
 
     def _op_coffers(self, s: GriftersState, g: np.ndarray, n: np.ndarray) -> None:
         """Take n from the Coffers; taking the last ISK ends the game."""
-        me = s.current_player[g].astype(np.int64)
+        me = s.current_player[g]
         x = np.minimum(n, s.coffers[g]).astype(np.int16)
         s.coffers[g] -= x
         s.stash[g, me] += x
@@ -756,7 +756,7 @@ class GriftersGame(Game):
     # == Phase 3: Refresh ==========================================================================
     def _refresh_phase(self, s: GriftersState, g: np.ndarray) -> None:
         """Refresh Area back to hand (publicly), then the next player clockwise."""
-        me = s.current_player[g].astype(np.int64)
+        me = s.current_player[g]
         r = g * self.num_players + me
         refresh = _rows(s.refresh, 19)
         back = refresh[r]
@@ -778,7 +778,7 @@ class GriftersGame(Game):
     def _mask(self, s: GriftersState, g: np.ndarray, dec: int) -> np.ndarray:
         """bool [n, 58]: legal actions of decision `dec` in games g."""
         m = np.zeros((g.size, NUM_ACTIONS), bool)
-        me = s.current_player[g].astype(np.int64)
+        me = s.current_player[g]
         cards = slice(A_CARD, A_CARD + C.NUM_TYPES)
         if dec == MAIN:
             hand = _rows(s.hand, 19)[g * self.num_players + me]
