@@ -397,8 +397,14 @@ class BigScoreGame(Game):
 
     # -- Act I › Phase 3 - Resolve Jobs ---------------------------------------------------------
     def _resolve_jobs(self, s: BigScoreState, idx: np.ndarray) -> None:
-        """Resolve positions cur_job.. in order until a JoAT window opens or all are done.
-        (Subsets of games that take another branch are split off only when not empty.)"""
+        """Resolve positions cur_job.. in order until a JoAT window opens or all are done."""
+        if idx.size:
+            self._resolve_positions(s, idx)
+            self._score_act1(s, idx)  # once the payouts of this step are all in
+
+    def _resolve_positions(self, s: BigScoreState, idx: np.ndarray) -> None:
+        """The loop of `_resolve_jobs`, one position per pass (subsets of games that take
+        another branch are split off only when not empty)."""
         while idx.size:
             p = s.cur_job[idx].astype(np.int64)
             finished = p >= C.JOBS_PER_ROUND
@@ -480,15 +486,12 @@ class BigScoreGame(Game):
         job = s.jobs[idx, p]
         paid = participants & success[:, None]
         s.cash[idx] += paid * self.job_cash[job][:, None]
-        tok = self.job_token[job]
-        for t in range(3):
-            s.payout[idx, :, t] += paid & (tok == t)[:, None]
+        s.payout[idx[:, None], np.arange(self.num_players), self.job_token[job][:, None]] += paid
         # a player with less than $20K in cash ignores the penalty
         fined = participants & ~success[:, None] & (s.cash[idx] >= C.FAIL_PENALTY)
         s.cash[idx] -= fined * C.FAIL_PENALTY
         s.job_status[idx, p] = np.where(success, SUCCESS, FAILED)
         s.cur_job[idx] = p + 1
-        self._score_act1(s, idx)
 
     # -- Act I › End-of-Round Cleanup -----------------------------------------------------------
     def _cleanup(self, s: BigScoreState, idx: np.ndarray) -> None:
