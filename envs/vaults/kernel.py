@@ -118,6 +118,8 @@ class VaultsState(win.WindowState):
     vpub_len: np.ndarray  # int16 [B,3]
     vpriv: np.ndarray  # int8 [B,P,27]  private vault piles
     vpriv_len: np.ndarray  # int16 [B,P]
+    tops: np.ndarray  # int8 [B,7]  top vault of each public pile, then of seats 0-3's piles
+    #                   (-1: empty, or no such seat); kept in step with the piles
     loot: np.ndarray  # int16 [B,P]
     revealed: np.ndarray  # bool [B,27]  front is public (cracked)
     known_face: np.ndarray  # bool [B,P,27]  fronts a player looked at secretly
@@ -226,7 +228,10 @@ class Vaults(Game):
                              f"'first_player'; allowed: None or 0..{o['num_players'] - 1}")
         N, K = self.num_players, o["max_crews"]
         self.K = K
-        self._opp_offsets = np.arange(1, N)[None, :]
+        # crack target columns of `tops` seen from each active seat: the public piles, then
+        # the opponents' piles by offset (seats beyond N stand for the unused targets)
+        self._target_cols = np.array([[0, 1, 2] + [3 + (a + r) % N if r < N else 3 + r
+                                                   for r in range(1, 4)] for a in range(N)])
         self.goal = o["goal"]
         self.max_turns = o["max_turns"]
         self.windows = o["response_windows"]
@@ -376,16 +381,17 @@ class Vaults(Game):
 
     def _target_tops(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """Top vault id [n,6] of each crack target seen from the active player, -1 if none."""
+        return st.tops[g[:, None], self._target_cols[st.active[g]]]
+
+    def _sync_tops(self, st: VaultsState, g: np.ndarray) -> None:
+        """Recompute `tops` of games g from their piles (after the piles changed)."""
         N = self.num_players
-        out = np.full((g.size, 6), -1, np.int16)
         pl = st.vpub_len[g]  # [n,3]
-        tops = st.vpub.reshape(-1).take(g[:, None] * 27 + _PILE_BASE + np.maximum(pl - 1, 0))
-        out[:, :3] = np.where(pl > 0, tops, -1)
-        gq = g[:, None] * N + (st.active[g][:, None] + self._opp_offsets) % N  # [n,N-1]
-        ql = st.vpriv_len.reshape(-1).take(gq)
-        t = st.vpriv.reshape(-1).take(gq * 27 + np.maximum(ql - 1, 0))
-        out[:, 3:2 + N] = np.where(ql > 0, t, -1)
-        return out
+        t = st.vpub.reshape(-1).take(g[:, None] * 27 + _PILE_BASE + np.maximum(pl - 1, 0))
+        st.tops[g, :3] = np.where(pl > 0, t, -1)
+        ql = st.vpriv_len[g]  # [n,N]
+        t = st.vpriv[g[:, None], np.arange(N)[None, :], np.maximum(ql - 1, 0)]
+        st.tops[g, 3:3 + N] = np.where(ql > 0, t, -1)
 
     def _holds_key(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
         return (st.hand[g, p, 44] + st.hand[g, p, 45]) > 0
@@ -509,8 +515,8 @@ class Vaults(Game):
             blocked=z(N, K, dt=bool), mods=z(N, K, 3), deck=z(76), deck_len=z(dt=np.int16),
             ddeck=z(20), ddeck_len=z(dt=np.int16), dused=z(10), pchar=z(52),
             pc_len=z(dt=np.int16), police_count=z(44), ptool=z(24), pt_len=z(dt=np.int16),
-            vpub=z(3, 9),
-            vpub_len=z(3, dt=np.int16), vpriv=z(N, 27), vpriv_len=z(N, dt=np.int16),
+            vpub=z(3, 9), vpub_len=z(3, dt=np.int16), vpriv=z(N, 27),
+            vpriv_len=z(N, dt=np.int16), tops=np.full((B, 7), -1, np.int8),
             loot=z(N, dt=np.int16), revealed=z(27, dt=bool), known_face=z(N, 27, dt=bool),
             boss_offer=z(N, 2), boss_pick=np.full((B, N), -1, np.int8), first_player=z(),
             active=z(), phase=z(), actions=z(), can_draw=z(dt=bool), draw_source=z(),
@@ -534,6 +540,7 @@ class Vaults(Game):
         # the vault piles: 27 shuffled vaults in 3 public piles of 9
         st.vpub[:] = np.argsort(self._rand(st, g, C.N_VAULTS, S_VAULT), axis=1).reshape(B, 3, 9)
         st.vpub_len[:] = C.PILE_SIZE
+        self._sync_tops(st, g)
         # the disrupt deck
         order = np.argsort(self._rand(st, g, C.DISRUPT_DECK_SIZE, S_DISRUPT), axis=1)
         st.ddeck[:] = C.DISRUPT_TYPES[order]
@@ -976,6 +983,7 @@ class Vaults(Game):
         st.revealed[g, v] = True
         st.vpriv[g, a, st.vpriv_len[g, a]] = v
         st.vpriv_len[g, a] += 1
+        self._sync_tops(st, g)
         st.spent[g, a, k] = True
         st.crack_target[g] = -1
         succ = C.VAULT_SUCCESS[v]
@@ -1149,10 +1157,8 @@ class Vaults(Game):
             st.dec[g[m][ok]] = D["COPY_BOSS"]
 
     def _peek_piles(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
-        ln = st.vpub_len[g].astype(np.int64)
-        tops = st.vpub[g[:, None], np.arange(3)[None, :], np.maximum(ln - 1, 0)]
-        known = st.known_face[g[:, None], p[:, None], tops]
-        return (ln > 0) & ~known
+        tops = st.tops[g, :3]
+        return (tops >= 0) & ~st.known_face[g[:, None], p[:, None], tops]
 
     def _bury_piles(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         ok = st.vpub_len[g] >= 2
@@ -1246,6 +1252,7 @@ class Vaults(Game):
             j = np.arange(C.PILE_SIZE)[None, :]
             src = np.where(j == 0, lb[:, None] - 1, np.where(j < lb[:, None], j - 1, j))
             st.vpub[gb, ib] = np.take_along_axis(pile, src, axis=1)
+            self._sync_tops(st, gb)
 
     def _target_police(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         self._bail(st, g, st.owner[g].astype(np.int64), a - self.A_OPT)
@@ -1660,6 +1667,7 @@ class Vaults(Game):
             self._resample_one(s, b, int(ps[b]), keys[b:b + 1])
         s.key[:] = rng.seed_keys(np.asarray(keys.view(np.int64)) ^ 0x5DEECE66D)
         s.rng_counter[:] = 0
+        self._sync_tops(s, np.arange(B))
         self._refresh(s, np.flatnonzero(~(s.terminated | s.truncated)))
         return s
 

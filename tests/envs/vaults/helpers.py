@@ -49,6 +49,10 @@ def check_invariants(game: Vaults, st: VaultsState) -> None:
     assert (st.known <= st.hand).all() and (st.known >= 0).all() and (st.hand >= 0).all()
     live = ~st.done
     assert st.legal_action_mask[live].any(1).all(), "empty mask in a live game"
+    fresh = st.copy()
+    fresh.tops[:] = -1
+    game._sync_tops(fresh, np.arange(B))
+    assert (fresh.tops == st.tops).all(), "pile tops differ from the piles"
 
 
 def random_play(game: Vaults, seeds: np.ndarray, check_every: int = 0,
@@ -127,6 +131,7 @@ def scenario(game: Vaults, seed: int = 0, hands: dict | None = None,
     st.card_in_play[:] = -1
     st.crack_target[:] = -1
     st.first_player[:] = 0
+    game._sync_tops(st, np.array([0]))
     game._start_turn(st, np.array([0]), np.array([0]))
     st.dec[:] = C.D["MAIN"]
     game._refresh(st, np.array([0]))
