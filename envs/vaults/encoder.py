@@ -8,6 +8,12 @@ division by a per-column divisor (2 for counts by type, 1 for flags and one-hots
 scale elsewhere, with the integers clipped where the field is min(1, x / d)). A float32
 division of a small integer gives exactly the float32 of the float64 quotient for every value
 these fields take (a multiply by a rounded reciprocal would not).
+
+Every one-hot is a table lookup: the state's small integers (relative seats, pile tops, the
+pending decision combined with its owner, ...) index one constant table of output columns,
+and one scatter sets them all. A value that shows nothing maps to the `goal` column, which is
+written after the division; so do the vault-pile slots above a pile's top, within the seat
+block, through its `turns_taken` column.
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ from . import components as C
 if TYPE_CHECKING:
     from .kernel import Vaults, VaultsState
 
-_SKILLS_EXISTS = np.concatenate([C.SKILLS.astype(np.float32),
-                                 C.IS_CHAR[:, None].astype(np.float32)], 1)
+SEAT_HAND, SEAT_VAULTS, SEAT_TOP, SEAT_FAILS, SEAT_PILE = 2, 57, 58, 86, 87  # seat block
+PILE_DUMP = 27  # a pile slot above the top writes to SEAT_PILE + 27 = turns taken
 
 
 class Encoder:
@@ -40,6 +46,8 @@ class Encoder:
         self.seat0 = col("player.hand_size")
         self.seat_w = W = col("player.hand_size", 1) - self.seat0
         self.crew0 = col("player.crew0") - self.seat0  # offset of the crews in a seat block
+        assert col("player.vault_pile") - self.seat0 == SEAT_PILE
+        assert col("player.turns_taken") - self.seat0 == SEAT_PILE + PILE_DUMP
         div = np.ones(S, np.float32)
 
         def put(cols: slice | list[int] | int, d: float) -> None:
@@ -73,43 +81,116 @@ class Encoder:
                 put(slice(c + 45, c + 48), 30)  # skills
                 put(slice(c + 50, c + 53), 12)  # modifiers + 6
         self.div = div
-        self.goal_value = np.float32(game.goal) / np.float32(C.TOTAL_LOOT)
+        # the first columns are constant: the player count's one-hot and the goal
+        self.head = np.zeros(4, np.float32)
+        self.head[col("num_players") + N - 2] = 1
+        self.head[col("goal")] = np.float32(game.goal) / np.float32(C.TOTAL_LOOT)
         self.loot_cols = self.seat0 + 56 + W * np.arange(N)
         self.turn_cols = self.seat0 + 114 + W * np.arange(N)
-        assert col("player.vault_pile") == self.seat0 + 87
-        assert col("player.turns_taken") == self.seat0 + 114
-        # decisions during which the chosen player / crew of an effect is shown
-        D = C.D
-        self.tp_pending = np.zeros(len(C.DECISIONS), bool)
-        self.tp_pending[[D["TARGET_CREW"], D["TARGET_CARD"], D["TARGET_SKILL"], D["DEST_CREW"],
-                         D["FAIL_CARD"]]] = True
-        self.tc_pending = np.zeros(len(C.DECISIONS), bool)
-        self.tc_pending[[D["TARGET_CARD"], D["TARGET_SKILL"], D["DEST_CREW"], D["FAIL_CARD"],
-                         D["SWAP_CARD"]]] = True
+        # hand size and disrupts per seat: sums over the hand, capped
+        self.hand_sums = np.zeros((54, 2), np.float32)
+        self.hand_sums[:, 0] = 1
+        self.hand_sums[C.DISRUPT0:, 1] = 1
+        self.hand_caps = np.array([10, 5], np.float32)
+        self.depth = np.arange(27, dtype=np.int16)
+        self.is_fail = (~C.VAULT_SUCCESS).astype(np.int8)
+        # a crew's 53 columns from its cards, spent, blocked, modifiers and a constant 1:
+        # columns 45-52 (skills + modifiers, spent, blocked, modifiers + 6), then "exists"
+        m = np.zeros((44 + 2 + 3 + 1, 9), np.float32)
+        m[:44, :3] = C.SKILLS
+        m[44, 3] = m[45, 4] = 1
+        for i in range(3):
+            m[46 + i, i] = m[46 + i, 5 + i] = 1
+        m[49, 5:8] = 6
+        m[:44, 8] = C.IS_CHAR
+        self.crew_table = m
+        self.crew_caps = np.array([30, 30, 30, 1, 1, 12, 12, 12], np.float32)
+        self.rotation = (np.arange(N)[:, None] + np.arange(N)) % N  # [me, r] -> seat
+        self._build_hot_table()
         self.pool = BufferPool()
         self._consts: dict[int, dict[str, np.ndarray]] = {}
-        # fixed one-hot columns
-        self.c_np = col("num_players") + N - 2
-        self.phase_col = col("phase") + np.clip(np.arange(8) - 1, 0, 3)  # phase -> column
+
+    def _build_hot_table(self) -> None:
+        """One flat table from (one-hot field, value) to the output column it sets.
+
+        `hot_state` names the state's scalars that `__call__` stacks (the first four become
+        seat offsets from the observer); each table row reads one of them, or a combination
+        `dec * m + x` for the fields that show only while a decision is pending, or a
+        per-pile value."""
         from .kernel import WIN_ACTION, WIN_CRACK
 
-        self.win_crack, self.win_action = WIN_CRACK, WIN_ACTION
+        N, K, col = self.N, self.K, self.col
+        dump = col["goal"]
+        D = C.D
+        nd = len(C.DECISIONS)
+        tp = np.zeros(nd, bool)
+        tp[[D["TARGET_CREW"], D["TARGET_CARD"], D["TARGET_SKILL"], D["DEST_CREW"],
+            D["FAIL_CARD"]]] = True
+        tc = np.zeros(nd, bool)
+        tc[[D["TARGET_CARD"], D["TARGET_SKILL"], D["DEST_CREW"], D["FAIL_CARD"],
+            D["SWAP_CARD"]]] = True
+        self.hot_state = ("active", "first_player", "tgt_player", "owner", "phase",
+                          "draw_source", "effect", "card_in_play", "win_kind", "tgt_crew", "dec")
+        segments = []  # (state row, table of columns by value, value shift)
+
+        def seg(row: int, cols, shift: int = 0) -> None:
+            segments.append((row, np.asarray(cols, np.int64), shift))
+
+        seg(0, col["active_player"] + np.arange(N))
+        seg(1, col["first_player"] + np.arange(N))
+        seg(4, [dump] + [col["phase"] + min(p, 4) - 1 for p in range(1, 128)])
+        seg(5, col["draw_source"] + np.arange(3))
+        seg(6, [dump] + [col["effect"] + e for e in range(1, C.N_EFFECTS)])
+        seg(7, [dump] + [col["card_in_play"] + c for c in range(54)], shift=1)
+        win_cols = np.full(128, dump)
+        win_cols[WIN_CRACK], win_cols[WIN_ACTION] = col["window"], col["window"] + 1
+        seg(8, win_cols)
+        # pending-decision fields: value dec * m + x
+        seg(3, [col["decision"] + d if r == 0 else dump for d in range(nd) for r in range(N)])
+        seg(2, [col["target_player"] + r if tp[d] else dump for d in range(nd) for r in range(N)])
+        seg(9, [col["target_crew"] + t if tc[d] else dump for d in range(nd)
+                for t in range(-1, K)], shift=1)
+        self.hot_rows = np.array([s[0] for s in segments])
+        self.hot_dec = np.array([0] * 7 + [N, N, K + 1])[:, None]  # multiplier of dec
+        # per public pile j: the top vault's group (27 = empty pile) and my peek at it
+        # (vault + 28 if I do not know its front); top 3 Police characters (32 = none) and
+        # tools (44 = none)
+        group = np.append(C.VAULT_GROUP, 9)
+        for j in range(3):
+            segments.append((-1, col["public_piles"] + 11 * j + 1 + group, 0))
+        for j in range(3):
+            peek = col["my_peeks"] + 28 * j + np.r_[np.arange(27), [0], np.full(27, 27), [0]]
+            peek[[27, 55]] = dump
+            segments.append((-1, peek, 0))
+        for j in range(3):
+            segments.append((-1, col["police_tops"] + 33 * j + np.arange(33), 0))
+        for j in range(3):
+            tools = np.full(45, col["police_tops"] + 99 + 13 * j)
+            tools[C.TOOL0:] += np.arange(13)
+            segments.append((-1, tools, 0))
+        offsets = np.cumsum([0] + [len(s[1]) for s in segments])
+        self.hot_offset = (offsets[:-1] + [s[2] for s in segments])[:, None]
+        self.hot_table = np.concatenate([s[1] for s in segments])
 
     def consts(self, B: int) -> dict[str, np.ndarray]:
         c = self._consts.get(B)
         if c is None:
             if len(self._consts) > 8:
                 self._consts.clear()
-            N, S = self.N, self.size
+            N, S, W, K = self.N, self.size, self.seat_w, self.K
+            raw = np.zeros((B, S), np.int8)
+            R = np.zeros((B, N, W), np.int8)
+            j3 = np.arange(3)
             c = self._consts[B] = {
-                "b": np.arange(B), "rowS": np.arange(B)[:, None] * S,
-                "base27": np.arange(B * N).reshape(B, N) * 27,
-                "base9": np.arange(B * 3).reshape(B, 3) * 9,
-                "base52": np.arange(B)[:, None] * 52, "base24": np.arange(B)[:, None] * 24,
-                "c_np": np.full((B, 1), self.c_np),
-                "bN": np.arange(B)[:, None] * N, "rel": np.arange(N)[None, :],
-                "raw": np.zeros((B, S), np.int8),
-                "R": np.zeros((B, N, self.seat_w), np.int8)}
+                "raw": raw, "R": R,
+                "seats": raw[:, self.seat0:self.seat0 + N * W].reshape(B, N, W),
+                "crews": R[..., self.crew0:self.crew0 + 53 * K].reshape(B, N, K, 53),
+                "ones": np.ones((B, N, K, 1), np.int8),
+                "bN": np.arange(B)[:, None] * N, "rowS": np.arange(B) * S,
+                "pile_rows": (np.arange(B * N) * W + SEAT_PILE).reshape(B, N, 1),
+                "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
+                "char_tops": np.arange(B)[:, None] * 52 - 1 - j3,
+                "tool_tops": np.arange(B)[:, None] * 24 - 1 - j3}
         return c
 
     def loot_view(self, out: np.ndarray, offset: int = 56) -> np.ndarray:
@@ -118,70 +199,63 @@ class Encoder:
         return out[:, s0:s0 + self.N * self.seat_w].reshape(out.shape[0], self.N,
                                                             self.seat_w)[:, :, 0]
 
+    def seat_blocks(self, st: VaultsState, k: dict[str, np.ndarray]) -> np.ndarray:
+        """Every seat's block [B,N,W] in absolute seat order (loot and turns come later)."""
+        R = k["R"]
+        np.minimum(st.hand @ self.hand_sums, self.hand_caps, out=R[..., :SEAT_HAND],
+                   casting="unsafe")
+        R[..., SEAT_HAND:SEAT_HAND + 54] = st.known
+        vl = st.vpriv_len
+        R[..., SEAT_VAULTS] = vl
+        # the whole pile, in order: each vault's depth from the top (1 = top, 0 = absent)
+        pile = R[..., SEAT_PILE:SEAT_PILE + 27]
+        pile[...] = 0
+        at = np.where(self.depth < vl[..., None], st.vpriv, PILE_DUMP)
+        R.reshape(-1)[k["pile_rows"] + at] = vl[..., None] - self.depth
+        np.equal(pile, 1, out=R[..., SEAT_TOP:SEAT_TOP + 27])
+        np.equal(vl, 0, out=R[..., SEAT_TOP + 27])
+        np.matmul(pile > 0, self.is_fail, out=R[..., SEAT_FAILS])
+        rc = k["crews"]
+        rc[..., 1:45] = st.crew
+        x = np.concatenate((st.crew, st.spent[..., None], st.blocked[..., None], st.mods,
+                            k["ones"]), -1, dtype=np.float32)
+        x = x @ self.crew_table  # batched small products: one large one would be slower
+        np.maximum(x, 0, out=x)
+        np.minimum(x[..., :8], self.crew_caps, out=rc[..., 45:], casting="unsafe")
+        np.minimum(x[..., 8], 1, out=rc[..., 0], casting="unsafe")
+        return R
+
     def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         g = self.game
-        B, N, K, S, W = st.batch_size, self.N, self.K, self.size, self.seat_w
+        B, N, S, W = st.batch_size, self.N, self.size, self.seat_w
         col = self.col
         k = self.consts(B)
-        b, rowS = k["b"], k["rowS"]
-        me = seats.astype(np.int64)
-        raw, R = k["raw"], k["R"]
-        s0, s1 = self.seat0, self.seat0 + N * W  # the seat blocks come from `rel` below
+        raw = k["raw"]
+        s0, s1 = self.seat0, self.seat0 + N * W
         raw[:, :s0] = 0
         raw[:, s1:] = 0
-        # -- every seat's block, in absolute seat order ---------------------------------------
-        hand = st.hand
-        R[..., 0] = np.minimum(hand.sum(-1, dtype=np.int16), 10)
-        R[..., 1] = np.minimum(hand[..., C.DISRUPT0:].sum(-1, dtype=np.int16), 5)
-        R[..., 2:56] = st.known
-        R[..., 56] = 0  # loot (beyond int8) is written after the division
-        vl = st.vpriv_len
-        R[..., 57] = vl
-        pos = np.arange(27, dtype=np.int16)[None, None, :] < vl[..., None]
-        R[..., 86] = (pos & ~C.VAULT_SUCCESS[st.vpriv]).sum(-1, dtype=np.int16)
-        vt = st.vpriv.reshape(-1).take(k["base27"] + np.maximum(vl - 1, 0))
-        R[..., 58:86] = 0
-        hot = np.where(vl > 0, vt, 27).astype(np.int64) + 58
-        R.reshape(-1, W)[np.arange(B * N), hot.reshape(-1)] = 1
-        # the whole pile, in order: each vault's depth from the top (1 = top, 0 = absent)
-        R[..., 87:115] = 0  # and turns taken (beyond int8), written after the division
-        bi, qi, ti = np.nonzero(pos)
-        R[bi, qi, 87 + st.vpriv[bi, qi, ti].astype(np.int64)] = vl[bi, qi] - ti
-        crew = st.crew
-        sk = crew.astype(np.float32) @ _SKILLS_EXISTS  # [B,N,K,4] skills, characters
-        mods = st.mods
-        rc = R[..., self.crew0:self.crew0 + 53 * K].reshape(B, N, K, 53)
-        rc[..., 0] = sk[..., 3] > 0
-        rc[..., 1:45] = crew
-        x = sk[..., :3].astype(np.int16)
-        x += mods
-        np.maximum(x, 0, out=x)
-        np.minimum(x, 30, out=rc[..., 45:48])
-        rc[..., 48] = st.spent
-        rc[..., 49] = st.blocked
-        x = mods.astype(np.int16)
-        x += 6
-        np.maximum(x, 0, out=x)
-        np.minimum(x, 12, out=rc[..., 50:53])
-        # relative seats: one gather
-        idx = k["bN"] + (me[:, None] + k["rel"]) % N  # [B,N]
-        rel = R.reshape(B * N, W).take(idx.reshape(-1), axis=0).reshape(B, N, W)
-        rel[:, 0, 2:56] = hand[b, me]  # my own hand is known to me
-        # -- global fields --------------------------------------------------------------------
+        # -- the seat blocks, relative to me: one gather ----------------------------------------
+        R = self.seat_blocks(st, k)
+        rows = k["bN"] + self.rotation[seats]  # [B,N] rows of R by relative seat
+        k["seats"][...] = R.reshape(B * N, W).take(rows, axis=0)
+        my_row = rows[:, 0]
+        hand = st.hand.reshape(B * N, -1).take(my_row, axis=0)
+        k["seats"][:, 0, SEAT_HAND:SEAT_HAND + 54] = hand  # my own hand is known to me
+        c = col["my_hand"]
+        raw[:, c:c + 54] = hand
+        raw[:, c + 54:c + 108] = R[..., SEAT_HAND:SEAT_HAND + 54].reshape(B * N, -1)[my_row]
+        # -- global fields ---------------------------------------------------------------------
         raw[:, col["main_deck"]] = st.deck_len
         raw[:, col["disrupt_deck"]] = st.ddeck_len
-        raw[:, col["actions_left"]] = np.minimum(st.actions, 6)
+        np.minimum(st.actions, 6, out=raw[:, col["actions_left"]])
         raw[:, col["can_draw"]] = st.can_draw
-        raw[:, col["my_hand"]:col["my_hand"] + 54] = rel[:, 0, 2:56]
-        raw[:, col["my_hand_known"]:col["my_hand_known"] + 54] = st.known[b, me]
         ln = st.vpub_len
-        tops = st.vpub.reshape(-1).take(k["base9"] + np.maximum(ln - 1, 0)).astype(np.int64)
         pp = col["public_piles"]
         raw[:, pp:pp + 33:11] = ln
-        raw[:, col["revealed"]:col["revealed"] + 27] = st.revealed
-        rv = st.revealed.view(np.int8)
-        raw[:, col["unrevealed_by_group"]:col["unrevealed_by_group"] + 9] = (
-            3 - (rv[:, 0::3] + rv[:, 1::3] + rv[:, 2::3]))
+        c = col["revealed"]
+        raw[:, c:c + 27] = st.revealed
+        c = col["unrevealed_by_group"]
+        np.subtract(3, st.revealed.reshape(B, 9, 3).sum(-1, dtype=np.int8), out=raw[:, c:c + 9])
         c = col["police_counts"]
         raw[:, c:c + 44] = st.police_count
         c = col["disrupt_used"]
@@ -189,73 +263,49 @@ class Encoder:
         c = col["overloads"]
         raw[:, c:c + 12] = st.over
         raw[:, col["key_used"]] = st.key_used
-        raw[:, col["window"]] = st.win_kind == self.win_crack
-        raw[:, col["window"] + 1] = st.win_kind == self.win_action
         raw[:, col["window"] + 2] = st.win_passes
-        # one-hots that are always set
-        j3 = np.arange(3)
-        i = st.pc_len.astype(np.int64)[:, None] - 1 - j3  # [B,3]
-        tc = np.where(i >= 0, st.pchar.reshape(-1).take(k["base52"] + np.maximum(i, 0)), 32)
-        i = st.pt_len.astype(np.int64)[:, None] - 1 - j3
-        tt = np.where(i >= 0, st.ptool.reshape(-1).take(k["base24"] + np.maximum(i, 0)) - C.TOOL0,
-                      12)
-        kf = st.known_face.reshape(B, -1)[b[:, None], me[:, None] * 27 + tops]
-        grp = np.where(ln > 0, C.VAULT_GROUP[tops], 9)
-        always = np.concatenate([
-            k["c_np"],
-            (col["active_player"] + (st.active - me) % N)[:, None],
-            (col["first_player"] + (st.first_player - me) % N)[:, None],
-            (col["draw_source"] + st.draw_source.astype(np.int64))[:, None],
-            col["public_piles"] + 11 * j3 + 1 + grp,
-            col["police_tops"] + 33 * j3 + tc,
-            col["police_tops"] + 99 + 13 * j3 + tt,
-        ], 1)
-        flat = raw.reshape(-1)
-        flat[(rowS + always).reshape(-1)] = 1
-        # one-hots with a condition (the flag is written at the index)
-        cond_idx = np.concatenate([
-            self.phase_col.take(st.phase)[:, None],
-            col["my_peeks"] + 28 * j3 + np.where(kf, tops, 27),
-            (col["effect"] + st.effect.astype(np.int64))[:, None],
-            (col["decision"] + st.dec.astype(np.int64))[:, None],
-            (col["card_in_play"] + np.maximum(st.card_in_play, 0).astype(np.int64))[:, None],
-            (col["target_player"] + (st.tgt_player - me) % N)[:, None],
-            (col["target_crew"] + st.tgt_crew.astype(np.int64))[:, None],
-        ], 1)
-        cond_val = np.concatenate([
-            (st.phase > 0)[:, None], ln > 0, (st.effect > 0)[:, None],
-            (st.owner == me)[:, None], (st.card_in_play >= 0)[:, None],
-            self.tp_pending[st.dec][:, None], self.tc_pending[st.dec][:, None]], 1)
-        flat[(rowS + cond_idx).reshape(-1)] = cond_val.reshape(-1)
+        # -- one-hots: values -> columns through one table, one scatter -----------------------
+        v = np.concatenate([getattr(st, name) for name in self.hot_state],
+                           dtype=np.int64).reshape(-1, B)
+        v[:4] -= seats
+        v[:4] %= N
+        hot = v[self.hot_rows] + v[-1] * self.hot_dec
+        t = st.vpub.reshape(-1).take(k["pub_tops"] + ln, mode="wrap")
+        tops = np.where(ln > 0, t, 27)
+        known = st.known_face.reshape(-1).take(my_row[:, None] * 27 + tops, mode="clip")
+        pc = st.pchar.reshape(-1).take(k["char_tops"] + st.pc_len[:, None], mode="wrap")
+        pt = st.ptool.reshape(-1).take(k["tool_tops"] + st.pt_len[:, None], mode="wrap")
+        j3 = self.depth[:3]
+        hot = np.concatenate((hot, tops.T, (tops + 28 * ~known).T,
+                              np.where(st.pc_len[:, None] > j3, pc, 32).T,
+                              np.where(st.pt_len[:, None] > j3, pt, 44).T))
+        hot += self.hot_offset
+        raw.reshape(-1)[self.hot_table.take(hot) + k["rowS"]] = 1
         setup = st.dec == C.D["BOSS_CHOICE"]
         if setup.any():
-            mine = setup & (st.boss_pick[b, me] < 0)
-            rows = np.flatnonzero(mine)
-            off = st.boss_offer[rows, me[rows]].astype(np.int64)
-            raw[rows[:, None], col["my_boss_offer"] + off] = 1
-        cracking = st.crack_target >= 0
-        gc = np.flatnonzero(cracking)
+            gs = np.flatnonzero(setup & (st.boss_pick.reshape(-1)[my_row] < 0))
+            off = st.boss_offer.reshape(B * N, 2)[my_row[gs]].astype(np.int64)
+            raw[gs[:, None], col["my_boss_offer"] + off] = 1
+        gc = np.flatnonzero(st.crack_target >= 0)
         if gc.size:
+            me = seats[gc]
             raw[gc, col["crack_crew"] + st.crack_crew[gc].astype(np.int64)] = 1
             t = st.crack_target[gc].astype(np.int64)  # 0-2 public, 3.. offset from active
             q = st.active[gc].astype(np.int64) + t - 2  # the target pile's owner (if t >= 3)
-            t = np.where(t < 3, t, 3 + (q - me[gc]) % N)  # offset from me
+            t = np.where(t < 3, t, 3 + (q - me) % N)  # offset from me
             raw[gc, col["crack_target"] + t] = 1
             cs = col["crack_skills"]
             raw[gc, cs:cs + 3] = np.minimum(g._crack_skills(st, gc), 30)
             t = g._target_tops(st, gc)[np.arange(gc.size), st.crack_target[gc]]
             raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
-        # -- float32: one multiply, then the table columns ------------------------------------
+        # -- float32: one division, then the fields beyond int8 --------------------------------
         out = self.pool.empty((B, S), np.float32)  # small batches bypass the pool
-        div = self.div
-        np.divide(raw[:, :s0], div[:s0], out=out[:, :s0])
-        np.divide(rel.reshape(B, N * W), div[s0:s1], out=out[:, s0:s1])
-        np.divide(raw[:, s1:], div[s1:], out=out[:, s1:])
-        # fields beyond int8: the goal, the turn count, every seat's loot
-        out[:, col["goal"]] = self.goal_value
-        np.divide(np.minimum(st.turns_total, 300), div[col["turn"]], out=out[:, col["turn"]])
-        loot = np.minimum(st.loot.reshape(-1).take(idx), g.goal)  # [B,N] relative seats
-        np.divide(loot, div[self.loot_cols], out=self.loot_view(out))
-        turns = np.minimum(st.turns_taken.reshape(-1).take(idx), 300)
-        np.divide(turns, div[self.turn_cols], out=self.loot_view(out, 114))
+        np.divide(raw, self.div, out=out)
+        out[:, :4] = self.head
+        c = col["turn"]
+        np.divide(np.minimum(st.turns_total, 300), self.div[c], out=out[:, c])
+        loot = np.minimum(st.loot.reshape(-1).take(rows), g.goal)  # [B,N] relative seats
+        np.divide(loot, self.div[self.loot_cols], out=self.loot_view(out))
+        turns = np.minimum(st.turns_taken.reshape(-1).take(rows), 300)
+        np.divide(turns, self.div[self.turn_cols], out=self.loot_view(out, 114))
         return out
