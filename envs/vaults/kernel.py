@@ -50,11 +50,11 @@ _J3 = np.arange(3)[None, :]
 _SLOT_TYPE = np.repeat(np.arange(C.N_CREW_TYPES), 2)  # Police slots: two per card type
 _SLOT_COPY = (np.arange(2 * C.N_CREW_TYPES) % 2)[None, :]
 _PILE_BASE = np.arange(3) * C.PILE_SIZE  # public pile offsets in a game's flat [3,9] piles
-# crew statistics in one matrix product: skills (3), skills again for tools (3), bosses,
-# members, tools
-_STATS = np.concatenate([_SKILLS_F, _SKILLS_F * C.IS_TOOL[:, None],
-                         np.stack([C.IS_BOSS, C.IS_MEMBER, C.IS_TOOL], 1)], 1).astype(np.float32)
-ST_SK, ST_TSK, ST_BOSS, ST_MEM, ST_TOOL = slice(0, 3), slice(3, 6), 6, 7, 8
+# crew statistics in one matrix product: skills with every tool counted twice (the most an
+# overload can give), bosses, members, tools
+_STATS = np.concatenate([_SKILLS_TWICE, np.stack([C.IS_BOSS, C.IS_MEMBER, C.IS_TOOL], 1)],
+                        1).astype(np.float32)
+ST_SK2, ST_BOSS, ST_MEM, ST_TOOL = slice(0, 3), 3, 4, 5
 # every vault's combination, then one no crew meets: indexed by a target's top vault, an
 # empty pile (-1) picks the last row; a Master Key meets every other combination
 _COMBO_OR_EMPTY = np.concatenate([C.VAULT_COMBO, np.full((1, 3), 999, np.int16)])
@@ -180,6 +180,11 @@ def _meets(skills: np.ndarray, combo: np.ndarray) -> np.ndarray:
             & (skills[..., 2] >= combo[..., 2]))
 
 
+def _holds_key(hand: np.ndarray) -> np.ndarray:
+    """bool [n]: hands [n,54] that hold a disrupt with the Master Key."""
+    return (hand[:, C.KEY_CARDS[0]] + hand[:, C.KEY_CARDS[1]]) > 0
+
+
 def _offset_label(i: int) -> str:
     return "player +0 (self)" if i == 0 else f"player +{i}"
 
@@ -270,6 +275,15 @@ class Vaults(Game):
         self.A_PLAYER, self.A_PILE = al.start["player"], al.start["pile"]
         self.A_SKILL, self.A_OPT = al.start["skill"], al.start["option"]
         self.A_PASS = al.start["pass"]
+        # what a MAIN action does: an index into _MAIN_ACTIONS (0 also for actions MAIN never
+        # offers)
+        kind = np.zeros(al.size, np.int64)
+        kind[C.DISRUPT0:54] = 1
+        kind[self.A_MOVE:self.A_MOVE + K] = 2
+        kind[self.A_CRACK:self.A_CRACK + K] = 3
+        kind[self.A_DRAW:self.A_END] = 4
+        kind[self.A_END] = 5
+        self._main_kind = kind
         crew_fields = tuple(Field(f"crew{k}", 53, f"crew slot {k}: exists, boss one-hot (12), "
                                   "member counts/2 (20), tool counts/2 (12), skills/30 (3), "
                                   "spent, blocked, modifiers (m+6)/12 (3)") for k in range(K))
@@ -392,9 +406,6 @@ class Vaults(Game):
         ql = st.vpriv_len[g]  # [n,N]
         t = st.vpriv[g[:, None], np.arange(N)[None, :], np.maximum(ql - 1, 0)]
         st.tops[g, 3:3 + N] = np.where(ql > 0, t, -1)
-
-    def _holds_key(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
-        return (st.hand[g, p, 44] + st.hand[g, p, 45]) > 0
 
     def _leave_hand(self, st: VaultsState, g: np.ndarray, p: np.ndarray, t: np.ndarray) -> None:
         """A card leaves a hand: one fewer, and at most one fewer known (public view)."""
@@ -682,41 +693,43 @@ class Vaults(Game):
 
     # -- MAIN -------------------------------------------------------------------------------
     def _main(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
-        p = st.active[g].astype(np.int64)
         st.dec[g] = NONE
-        # play a boss, member or tool from hand (its ability first, then the destination)
-        m = a < C.DISRUPT0
-        if m.any():
-            gg, pp, c = g[m], p[m], a[m]
-            self._leave_hand(st, gg, pp, c)
-            st.actions[gg] -= 1
-            st.phase[gg] = np.where(st.phase[gg] <= 2, 2, 4)
-            st.draw_source[gg] = 0
-            st.card_in_play[gg] = c
-            if self.windows == "every_action":
-                self._push(st, gg, E["ACTION_WINDOW"])
-            self._push(st, gg, E["PLAY_CARD"])
-            self._push(st, gg, C.PLAY_ABILITY[c])  # members only: bosses act on a Success
-        # play a disrupt: free; choose its effect next
-        m = (a >= C.DISRUPT0) & (a < 54)
-        if m.any():
-            self._play_disrupt(st, g[m], p[m], a[m])
-        m = (a >= self.A_MOVE) & (a < self.A_MOVE + self.K)
-        if m.any():
-            st.src_crew[g[m]] = a[m] - self.A_MOVE
-            st.dec[g[m]] = D["MOVE_CARD"]
-        m = (a >= self.A_CRACK) & (a < self.A_CRACK + self.K)
-        if m.any():
-            gg = g[m]
-            st.crack_crew[gg] = a[m] - self.A_CRACK
-            st.phase[gg] = 3  # declared: no going back [RB FAQ]
-            st.dec[gg] = D["CRACK_TARGET"]
-        m = (a >= self.A_DRAW) & (a < self.A_END)
-        if m.any():
-            self._draw_action(st, g[m], p[m], a[m] - self.A_DRAW)
-        m = a == self.A_END
-        if m.any():
-            self._end_turn(st, g[m])
+        kind = self._main_kind[a]
+        kinds = _kinds(kind)
+        for k in kinds:
+            m = slice(None) if len(kinds) == 1 else kind == k
+            self._MAIN_ACTIONS[k](self, st, g[m], a[m])
+
+    def _play_card(self, st: VaultsState, g: np.ndarray, c: np.ndarray) -> None:
+        """Play a boss, member or tool from hand: its ability first, then the destination."""
+        self._leave_hand(st, g, st.active[g], c)
+        st.actions[g] -= 1
+        st.phase[g] = np.where(st.phase[g] <= 2, 2, 4)
+        st.draw_source[g] = 0
+        st.card_in_play[g] = c
+        if self.windows == "every_action":
+            self._push(st, g, E["ACTION_WINDOW"])
+        self._push(st, g, E["PLAY_CARD"])
+        self._push(st, g, C.PLAY_ABILITY[c])  # members only: bosses act on a Success
+
+    def _main_disrupt(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        """Play a disrupt: free; its effect is chosen next."""
+        self._play_disrupt(st, g, st.active[g], a)
+
+    def _declare_move(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        st.src_crew[g] = a - self.A_MOVE
+        st.dec[g] = D["MOVE_CARD"]
+
+    def _declare_crack(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        st.crack_crew[g] = a - self.A_CRACK
+        st.phase[g] = 3  # declared: no going back [RB FAQ]
+        st.dec[g] = D["CRACK_TARGET"]
+
+    def _main_draw(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        self._draw_action(st, g, st.active[g].astype(np.int64), a - self.A_DRAW)
+
+    def _main_end(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
+        self._end_turn(st, g)
 
     def _play_disrupt(self, st: VaultsState, g: np.ndarray, p: np.ndarray, a: np.ndarray) -> None:
         if g.size == 0:
@@ -885,11 +898,13 @@ class Vaults(Game):
             self._push(st, g, E["ACTION_WINDOW"])
 
     # -- cracking a vault [RB "Crack phase", "Vaults", "Tools", "The Master Key"] -------------
-    def _crack_targets(self, st: VaultsState, g: np.ndarray, maxs: np.ndarray) -> np.ndarray:
-        """bool [n,...,6]: targets whose combination `maxs` [n,...,3] meets, or any with a key."""
+    def _crack_targets(self, st: VaultsState, g: np.ndarray, maxs: np.ndarray,
+                       key: np.ndarray) -> np.ndarray:
+        """bool [n,...,6]: targets whose combination `maxs` [n,...,3] meets, or any with a key
+        (key: bool [n])."""
         n, lead = g.size, (1,) * (maxs.ndim - 2)
         cmb = _COMBO_OR_EMPTY[self._target_tops(st, g)].reshape((n,) + lead + (6, 3))
-        key = self._holds_key(st, g, st.active[g]).reshape((n,) + lead + (1,))
+        key = key.reshape((n,) + lead + (1,))
         return _meets(np.where(key, _KEY_SKILLS, maxs)[..., None, :], cmb)
 
     def _crack_target(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
@@ -909,7 +924,7 @@ class Vaults(Game):
     def _after_overload(self, st: VaultsState, g: np.ndarray) -> None:
         if g.size == 0:
             return
-        key = self._holds_key(st, g, st.active[g].astype(np.int64))
+        key = _holds_key(st.hand[g, st.active[g]])
         st.dec[g[key]] = D["USE_KEY"]
         self._declared(st, g[~key])
 
@@ -1344,7 +1359,7 @@ class Vaults(Game):
             st.legal_action_mask[sel] = mask
             if not forced:
                 continue
-            one = np.count_nonzero(mask, axis=1) == 1
+            one = np.add.reduce(mask, axis=1) == 1
             if one.any():
                 f = sel[one]
                 self._HANDLERS[d](self, st, f, mask[one].argmax(1))
@@ -1368,7 +1383,7 @@ class Vaults(Game):
         p = st.active[g].astype(np.int64)
         hand = st.hand[g, p]  # [n,54]
         act = st.actions[g] > 0
-        mine = st.crew[g, p].astype(np.float32) @ _STATS  # [n,K,9]
+        mine = st.crew[g, p].astype(np.float32) @ _STATS  # [n,K,6]
         cnt = mine[..., ST_BOSS:].astype(np.int16)  # [n,K,3]
         ex = (cnt[..., 0] + cnt[..., 1]) > 0
         room = ex[..., None] & (cnt < C.CLASS_CAP)
@@ -1376,11 +1391,12 @@ class Vaults(Game):
         # (bosses, members), the Police station (bosses, while a disrupt can be had)
         dest = room.any(1)  # [n,3]
         dest[:, :2] |= ~ex.all(1)[:, None]
-        dest[:, 0] |= self._can_gain_disrupt(st, g)
+        if not dest[:, 0].all():
+            dest[:, 0] |= self._can_gain_disrupt(st, g)
         m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest[:, C.CLASS_OF] & act[:, None]
         # disrupts usable now
         held = hand[:, C.DISRUPT0:] > 0
-        h = np.flatnonzero(held.any(1))  # usability matters only to holders of disrupts
+        h = held.any(1).nonzero()[0]  # usability matters only to holders of disrupts
         if h.size:
             use = self._effect_usable(st, g[h])
             m[h, C.DISRUPT0:54] = held[h] & _any_last(use[:, C.DISRUPT_EFFECTS])
@@ -1394,9 +1410,9 @@ class Vaults(Game):
         can = (ex & ~(st.spent[g, p] | st.blocked[g, p])
                & (act & (st.phase[g] <= 3))[:, None])
         if can.any():
-            maxs = np.maximum((mine[..., ST_SK] + mine[..., ST_TSK]).astype(np.int16)
-                              + st.mods[g, p], 0)  # [n,K,3]
-            m[:, self.A_CRACK:self.A_CRACK + K] = can & _any_last(self._crack_targets(st, g, maxs))
+            maxs = np.maximum(mine[..., ST_SK2].astype(np.int16) + st.mods[g, p], 0)  # [n,K,3]
+            tg = self._crack_targets(st, g, maxs, _holds_key(hand))
+            m[:, self.A_CRACK:self.A_CRACK + K] = can & _any_last(tg)
         # draws: phase 1 only, one source, not with five cards at the start of the turn
         dr = act & (st.phase[g] == 1) & st.can_draw[g]
         if dr.any():
@@ -1517,7 +1533,8 @@ class Vaults(Game):
         p = st.active[g].astype(np.int64)
         k = st.crack_crew[g].astype(np.int64)
         maxs = self._skills(st.crew[g, p, k], st.mods[g, p, k], True)
-        m[:, self.A_PILE:self.A_PILE + 6] = self._crack_targets(st, g, maxs)
+        m[:, self.A_PILE:self.A_PILE + 6] = self._crack_targets(st, g, maxs,
+                                                                _holds_key(st.hand[g, p]))
         return m
 
     def _mask_overload(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
@@ -1525,7 +1542,7 @@ class Vaults(Game):
         p = st.active[g].astype(np.int64)
         have = st.crew[g, p, st.crack_crew[g], C.TOOL0:]
         m[:, C.TOOL0:C.DISRUPT0] = st.over[g] < have
-        m[:, self.A_PASS] = self._combo_met(st, g) | self._holds_key(st, g, p)
+        m[:, self.A_PASS] = self._combo_met(st, g) | _holds_key(st.hand[g, p])
         return m
 
     def _mask_use_key(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
@@ -1562,6 +1579,8 @@ class Vaults(Game):
         m[:, :C.N_BOSS] = self._copy_options(st, g)
         return m
 
+    _MAIN_ACTIONS = (_play_card, _main_disrupt, _declare_move, _declare_crack, _main_draw,
+                     _main_end)  # by `_main_kind` of the action
     _HANDLERS = {
         D["BOSS_CHOICE"]: _boss_choice, D["MAIN"]: _main, D["PLAY_DEST"]: _play_dest,
         D["TARGET_PLAYER"]: _target_player, D["TARGET_CREW"]: _target_crew,
