@@ -32,6 +32,22 @@ SEAT_HAND, SEAT_VAULTS, SEAT_TOP, SEAT_FAILS, SEAT_PILE = 2, 57, 58, 86, 87  # s
 PILE_DUMP = 27  # a pile slot above the top writes to SEAT_PILE + 27 = turns taken
 
 
+SMALL_BATCH = 16  # batches up to this size keep parts of the seat blocks that did not change
+
+
+def _changed(k: dict, part: str, *inputs: np.ndarray) -> bool:
+    """Whether `part` of the cached seat blocks must be rebuilt from `inputs`: always for large
+    batches; for small ones (the AEC env), only when the inputs differ from the last call's,
+    which is most steps' saving -- crews and vault piles change far less often than turns."""
+    if k["R"].shape[0] > SMALL_BATCH:
+        return True
+    key = b"".join([a.tobytes() for a in inputs])
+    if k.get(part + " inputs") == key:
+        return False
+    k[part + " inputs"] = key
+    return True
+
+
 class Encoder:
     """Builds `Vaults._observe` for one game configuration."""
 
@@ -172,7 +188,7 @@ class Encoder:
         self.hot_offset = (offsets[:-1] + [s[2] for s in segments])[:, None]
         self.hot_table = np.concatenate([s[1] for s in segments])
 
-    def consts(self, B: int) -> dict[str, np.ndarray]:
+    def consts(self, B: int) -> dict:
         c = self._consts.get(B)
         if c is None:
             if len(self._consts) > 8:
@@ -199,15 +215,24 @@ class Encoder:
         return out[:, s0:s0 + self.N * self.seat_w].reshape(out.shape[0], self.N,
                                                             self.seat_w)[:, :, 0]
 
-    def seat_blocks(self, st: VaultsState, k: dict[str, np.ndarray]) -> np.ndarray:
+    def seat_blocks(self, st: VaultsState, k: dict) -> np.ndarray:
         """Every seat's block [B,N,W] in absolute seat order (loot and turns come later)."""
         R = k["R"]
         np.minimum(st.hand @ self.hand_sums, self.hand_caps, out=R[..., :SEAT_HAND],
                    casting="unsafe")
         R[..., SEAT_HAND:SEAT_HAND + 54] = st.known
+        if _changed(k, "piles", st.vpriv, st.vpriv_len):
+            self.piles(st, k)
+        if _changed(k, "crews", st.crew, st.spent, st.blocked, st.mods):
+            self.crews(st, k)
+        return R
+
+    def piles(self, st: VaultsState, k: dict) -> None:
+        """Every seat's vault count, top vault, fails and whole pile, in order."""
+        R = k["R"]
         vl = st.vpriv_len
         R[..., SEAT_VAULTS] = vl
-        # the whole pile, in order: each vault's depth from the top (1 = top, 0 = absent)
+        # each vault of the pile as its depth from the top (1 = top, 0 = absent)
         pile = R[..., SEAT_PILE:SEAT_PILE + 27]
         pile[...] = 0
         at = np.where(self.depth < vl[..., None], st.vpriv, PILE_DUMP)
@@ -215,6 +240,9 @@ class Encoder:
         np.equal(pile, 1, out=R[..., SEAT_TOP:SEAT_TOP + 27])
         np.equal(vl, 0, out=R[..., SEAT_TOP + 27])
         np.matmul(pile > 0, self.is_fail, out=R[..., SEAT_FAILS])
+
+    def crews(self, st: VaultsState, k: dict) -> None:
+        """Every seat's crew slots: exists, cards, skills, spent, blocked, modifiers."""
         rc = k["crews"]
         rc[..., 1:45] = st.crew
         x = np.concatenate((st.crew, st.spent[..., None], st.blocked[..., None], st.mods,
@@ -223,7 +251,6 @@ class Encoder:
         np.maximum(x, 0, out=x)
         np.minimum(x[..., :8], self.crew_caps, out=rc[..., 45:], casting="unsafe")
         np.minimum(x[..., 8], 1, out=rc[..., 0], casting="unsafe")
-        return R
 
     def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         g = self.game
@@ -255,7 +282,8 @@ class Encoder:
         c = col["revealed"]
         raw[:, c:c + 27] = st.revealed
         c = col["unrevealed_by_group"]
-        np.subtract(3, st.revealed.reshape(B, 9, 3).sum(-1, dtype=np.int8), out=raw[:, c:c + 9])
+        seen = np.add.reduce(st.revealed.reshape(B, 9, 3), -1, np.int8)
+        np.subtract(3, seen, out=raw[:, c:c + 9])
         c = col["police_counts"]
         raw[:, c:c + 44] = st.police_count
         c = col["disrupt_used"]
@@ -286,8 +314,9 @@ class Encoder:
             gs = np.flatnonzero(setup & (st.boss_pick.reshape(-1)[my_row] < 0))
             off = st.boss_offer.reshape(B * N, 2)[my_row[gs]].astype(np.int64)
             raw[gs[:, None], col["my_boss_offer"] + off] = 1
-        gc = np.flatnonzero(st.crack_target >= 0)
-        if gc.size:
+        cracking = st.crack_target >= 0
+        if cracking.any():
+            gc = np.flatnonzero(cracking)
             me = seats[gc]
             raw[gc, col["crack_crew"] + st.crack_crew[gc].astype(np.int64)] = 1
             t = st.crack_target[gc].astype(np.int64)  # 0-2 public, 3.. offset from active

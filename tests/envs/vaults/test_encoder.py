@@ -52,3 +52,20 @@ def test_pooled_buffers_are_not_shared_while_held():
     assert first is not second and first is not third and second is not third
     assert first.tobytes() == kept.tobytes()
     assert third.tobytes() == kept.tobytes()
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_small_batches_reuse_only_unchanged_parts(n):
+    """Along a game, and across games, an encoder that kept parts of its seat blocks from the
+    previous call gives exactly what a fresh encoder gives."""
+    from heistbench.envs.vaults.encoder import Encoder
+
+    game = Vaults(num_players=n, validate=False)
+    kept = Encoder(game)
+    st = game.init(np.arange(3) + 11)
+    rng = np.random.default_rng(n)
+    for t in range(300):
+        game.step(st, sample_legal(st.legal_action_mask, rng.random(3)))
+        one = st[np.array([t // 40 % 3])]  # runs of one game, then another
+        seat = np.array([t % n])
+        assert kept(one, seat).tobytes() == Encoder(game)(one, seat).tobytes()
