@@ -280,7 +280,7 @@ class BigScoreGame(Game):
             return
         bits = seats.dot(self.seat_bits)
         s.queue[idx] = self.window_queue[start, bits]
-        s.qlen[idx] = self.window_len[bits]
+        s.qlen[idx] = self.window_len.take(bits)
         s.qpos[idx] = 0
         s.phase[idx] = phase
         s.committed[idx] = False
@@ -358,7 +358,7 @@ class BigScoreGame(Game):
         at = closed[:, None], np.arange(self.num_players), s.pick_pending[closed]
         s.picks[at] += 1
         s.hands[at] -= 1
-        s.hands[closed] = s.hands[closed[:, None], self.pass_from[s.stage[closed]]]
+        s.hands[closed] = s.hands[closed[:, None], self.pass_from.take(s.stage[closed], axis=0)]
         s.draft_step[closed] += 1
         last = s.draft_step[closed] == self.hand_size - 1
         self._open_draft(s, closed[~last])

@@ -162,6 +162,7 @@ class Encoder:
         # me -> the seat in each relative slot (slots past the player count are empty)
         self.rel_table = (np.arange(n)[:, None] + np.arange(SLOTS)[None, :]) % n
         self.rel_table[:, n:] = 0  # (their row comes from `slot_base` alone)
+        self.seats = np.arange(n)
         self.job_width = (col["player.present"] - col["job.req"]) // 6
         # boss board -> its starting option as the layout has it: token one-hot, cash
         self.boss_row = np.zeros((6, 4), np.int16)
@@ -207,7 +208,7 @@ class Encoder:
         # where the batch has them (at a batch of one, most steps have none of them)
         vault = bool(s.stage.max() >= K.ACT2)
         decisions = np.bincount(s.phase, minlength=DECISIONS).astype(bool).tolist()
-        seats = np.arange(n)
+        seats = self.seats
         # per seat, the public row: the layout's player block, then the cards and JoAT tokens
         # revealed per job position. Starting options show once the fists open (but my own),
         # this round's draws likewise, a JoAT fist only to its owner (the private fields)
@@ -230,13 +231,13 @@ class Encoder:
         rows = self.pool.empty((B * n + 1, self.public), np.int16)
         rows[-1] = 0  # the row of an empty slot
         np.concatenate([
-            k["one"], first, s.cash[..., None], s.payout, self.boss_row[s.boss],
+            k["one"], first, s.cash[..., None], s.payout, self.boss_row.take(s.boss, axis=0),
             choice[..., None], z1, s.joat[..., None], s.train_public[..., :1] + 1, z5,
             s.train_public[..., 1:], hand.sum(axis=2, dtype=np.int16)[..., None],
             s.picks.sum(axis=2, dtype=np.int16)[..., None], *act2_cols, s.committed[..., None],
             s.contrib, s.joat_rev], axis=2, out=rows[:-1].reshape(B, n, -1))
         # one gather: every observer's six relative slots
-        slots = k["slot_base"] + self.rel_table[me]
+        slots = k["slot_base"] + self.rel_table.take(me, axis=0)
         public = rows.take(slots.reshape(-1), axis=0,
                            out=self.pool.empty((B * SLOTS, self.public), np.int16))
         public = public.reshape(B, SLOTS, -1)
@@ -270,7 +271,7 @@ class Encoder:
             score_now, at_risk = own(s.act1_score), k["zero"]
         raw = self.pool.empty((B, self.layout.size), np.int16)
         np.concatenate([
-            k["head"], col(self.pass_left[s.stage]), col(s.draft_step), col(s.missing),
+            k["head"], col(self.pass_left.take(s.stage)), col(s.draft_step), col(s.missing),
             col(act2_round), col(s.stage + 1), k["m5"], col(s.phase * acting + 1), k["m9"],
             col(resolving), k["m5"], jobs.reshape(B, -1), public[:, :, :pb].reshape(B, -1),
             *vault_cols, s.crew_revealed, s.jobs_seen, col(C.CREW_DECK_SIZE - s.crew_ptr),
