@@ -385,3 +385,19 @@ def test_ability_switches(options, ability):
     assert 18 in t.legal(s)  # Training stays legal either way
     t.play(s, (0, 18), (0, 18), (0, 18), (1, TRASH), (2, TRASH))
     assert s.stage[0] == K.ACT2 and s.ability[0, 0] == ability
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_window_order_is_clockwise_from_the_first_seat(n):
+    """The window order table: the seats of the window, clockwise from the first seat."""
+    game = Game(num_players=n)
+    rng = np.random.default_rng(n)
+    k = 64
+    s = game.init(np.arange(k))
+    seats = rng.random((k, n)) < 0.6
+    start = rng.integers(0, n, k)
+    game._open_window(s, np.arange(k), K.DRAFT, seats, start)
+    for b in range(k):
+        want = [(start[b] + j) % n for j in range(n) if seats[b, (start[b] + j) % n]]
+        assert s.queue[b].tolist() == want + [-1] * (n - len(want))
+        assert s.qlen[b] == len(want)
