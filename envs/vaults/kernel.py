@@ -45,7 +45,6 @@ _SKILLS_F = C.SKILLS.astype(np.float32)  # float tables: matrix products use BLA
 _SKILLS_TWICE = _SKILLS_F * np.where(C.IS_TOOL, 2, 1)[:, None].astype(np.float32)
 _SKILLS_EXISTS = np.concatenate([_SKILLS_F, C.IS_CHAR[:, None].astype(np.float32)], 1)
 HALF = np.float32(0.5)
-_CHAR_TOOL = np.stack([C.IS_CHAR, C.IS_TOOL], 1).astype(np.float32)
 _J3 = np.arange(3)[None, :]
 _SLOT_TYPE = np.repeat(np.arange(C.N_CREW_TYPES), 2)  # Police slots: two per card type
 _SLOT_COPY = (np.arange(2 * C.N_CREW_TYPES) % 2)[None, :]
@@ -101,6 +100,8 @@ class VaultsState(win.WindowState):
     hand: np.ndarray  # int8 [B,P,54]  cards in hand by type
     known: np.ndarray  # int8 [B,P,54]  of those, cards everyone knows are there
     crew: np.ndarray  # int8 [B,P,K,44]  cards in each crew slot by type
+    cstats: np.ndarray  # int16 [B,P,K,6]  per crew (kept in step with crew): skills with its
+    #                     tools counted twice (the most overloads give), bosses, members, tools
     spent: np.ndarray  # bool [B,P,K]  the crew flipped a vault this turn
     blocked: np.ndarray  # bool [B,P,K]  the crew's crack was cancelled this turn
     mods: np.ndarray  # int8 [B,P,K,3]  Sabotage/Reinforce modifiers until the end of the turn
@@ -377,7 +378,12 @@ class Vaults(Game):
 
     def exists(self, st: VaultsState, g: np.ndarray | slice = slice(None)) -> np.ndarray:
         """bool [n,P,K]: a crew exists iff it holds a boss or a member."""
-        return st.crew[g][..., :C.TOOL0].any(axis=-1)
+        cs = st.cstats[g]
+        return (cs[..., ST_BOSS] + cs[..., ST_MEM]) > 0
+
+    def _crew_stats(self, cr: np.ndarray) -> np.ndarray:
+        """`cstats` [...,6] of crews cr [...,44]."""
+        return (cr.astype(np.float32) @ _STATS).astype(np.int16)
 
     def _skills(self, crew: np.ndarray, mods: np.ndarray, tools_twice: bool) -> np.ndarray:
         """Crew skills [...,3]: cards (+ every tool again if `tools_twice`) + modifiers >= 0."""
@@ -485,9 +491,9 @@ class Vaults(Game):
         if g.size == 0:
             return
         cr = st.crew[g]
-        cnt = cr.astype(np.float32) @ _CHAR_TOOL  # [n,P,K,2] characters, tools
-        ex = cnt[..., 0] > 0
-        orphan = ~ex & (cnt[..., 1] > 0)  # [n,P,K]
+        stats = self._crew_stats(cr)  # [n,P,K,6]
+        ex = (stats[..., ST_BOSS] + stats[..., ST_MEM]) > 0
+        orphan = ~ex & (stats[..., ST_TOOL] > 0)  # [n,P,K]
         if orphan.any():
             back = (cr[..., C.TOOL0:] * orphan[..., None]).sum(axis=2)  # [n,P,12]
             # the cracking crew's overloaded tools go to the Police station even when the crew
@@ -507,6 +513,8 @@ class Vaults(Game):
             st.known[g, :, C.TOOL0:C.DISRUPT0] += back
             cr[..., C.TOOL0:] *= ex[..., None]
             st.crew[g] = cr
+            stats *= ex[..., None]  # the orphans are empty now
+        st.cstats[g] = stats
         # flags and modifiers of crews that no longer exist are cleared (rarely any)
         dead = ~ex
         if (dead & (st.spent[g] | st.blocked[g] | st.mods[g].any(-1))).any():
@@ -522,7 +530,8 @@ class Vaults(Game):
             current_player=z(), legal_action_mask=z(self.num_actions, dt=bool),
             terminated=z(dt=bool), truncated=z(dt=bool), rewards=z(N, dt=np.float32),
             steps=z(dt=np.int32), key=keys.astype(np.uint64), **win.window_arrays(B),
-            hand=z(N, 54), known=z(N, 54), crew=z(N, K, 44), spent=z(N, K, dt=bool),
+            hand=z(N, 54), known=z(N, 54), crew=z(N, K, 44),
+            cstats=z(N, K, len(_STATS.T), dt=np.int16), spent=z(N, K, dt=bool),
             blocked=z(N, K, dt=bool), mods=z(N, K, 3), deck=z(76), deck_len=z(dt=np.int16),
             ddeck=z(20), ddeck_len=z(dt=np.int16), dused=z(10), pchar=z(52),
             pc_len=z(dt=np.int16), police_count=z(44), ptool=z(24), pt_len=z(dt=np.int16),
@@ -577,6 +586,7 @@ class Vaults(Game):
         picks = st.boss_pick[d].astype(np.int64)  # [n,N]
         rows = np.arange(n)[:, None]
         st.crew[d[:, None], np.arange(N)[None, :], 0, picks] = 1
+        st.cstats[d] = self._crew_stats(st.crew[d])
         # the unchosen bosses are shuffled with members and tools into the main deck
         taken = np.zeros((n, C.DECK_SIZE), bool)
         taken[rows, picks] = True  # bosses are single copies at deck positions 0-11
@@ -776,7 +786,8 @@ class Vaults(Game):
     # -- playing a card: destination [RB "Forming Crews"] ------------------------------------
     def _new_slot(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
         """Lowest free crew slot of p (K if none)."""
-        free = ~st.crew[g, p, :, :C.TOOL0].any(-1)
+        cs = st.cstats[g, p]
+        free = (cs[..., ST_BOSS] + cs[..., ST_MEM]) == 0
         return np.where(free.any(axis=1), free.argmax(axis=1), self.K)
 
     def _play_dest(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
@@ -791,17 +802,15 @@ class Vaults(Game):
         new = a == self.A_NEW
         k = np.where(new, self._new_slot(st, g, p), a - self.A_CREW)
         put = ~pol
-        st.crew[g[put], p[put], k[put], c[put]] += 1
+        gp, pp, kp = g[put], p[put], k[put]
+        st.crew[gp, pp, kp, c[put]] += 1
+        st.cstats[gp, pp, kp] = self._crew_stats(st.crew[gp, pp, kp])
         gn = g[new]
         st.spent[gn, p[new], k[new]] = False
         st.blocked[gn, p[new], k[new]] = False
         st.mods[gn, p[new], k[new]] = 0
 
     # -- moving cards between crews [RB "Forming Crews", FAQ "refreshed"] -------------------
-    def _crew_counts(self, cr: np.ndarray) -> np.ndarray:
-        """Cards per class [...,3] (bosses, members, tools) of crews cr [...,44]."""
-        return (cr.astype(np.float32) @ _STATS[:, ST_BOSS:]).astype(np.int16)
-
     def _move_class_ok(self, cnt: np.ndarray, ex: np.ndarray, room: np.ndarray) -> np.ndarray:
         """bool [n,K,3]: a card of each class in each crew (counts cnt [n,K,3]; crews that
         exist ex [n,K]; room in each class room [n,K,3]) could move.
@@ -823,8 +832,9 @@ class Vaults(Game):
 
     def _move_card_ok(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """bool [n,K,44]: cards of the active player's crews that have a legal destination."""
-        cr = st.crew[g, st.active[g]]
-        cnt = self._crew_counts(cr)
+        p = st.active[g]
+        cr = st.crew[g, p]
+        cnt = st.cstats[g, p, :, ST_BOSS:]
         ex = (cnt[..., 0] + cnt[..., 1]) > 0
         ok = self._move_class_ok(cnt, ex, ex[..., None] & (cnt < C.CLASS_CAP))
         return (cr > 0) & ok[..., C.CLASS_OF]
@@ -836,7 +846,7 @@ class Vaults(Game):
         rows = np.arange(g.size)
         src = st.src_crew[g].astype(np.int64)
         cls = C.CLASS_OF[st.move_card[g].astype(np.int64)]
-        cnt = self._crew_counts(st.crew[g, p])  # [n,K,3]
+        cnt = st.cstats[g, p, :, ST_BOSS:]  # [n,K,3]
         bm = cnt[..., 0] + cnt[..., 1]
         ex = bm > 0
         room = cnt[rows, :, cls] < C.CLASS_CAP[cls][:, None]  # [n,K]
@@ -858,10 +868,8 @@ class Vaults(Game):
         x = st.move_card[g].astype(np.int64)
         new = a == self.A_NEW
         k = np.where(new, self._new_slot(st, g, p), a - self.A_CREW)
-        cr = st.crew[g, p, k]  # [n,44]
         cls = C.CLASS_OF[x]
-        same = (C.CLASS_OF[None, :] == cls[:, None])
-        full = (np.where(same, cr, 0).sum(1) >= C.CLASS_CAP[cls]) & ~new
+        full = (st.cstats[g, p, k, ST_BOSS + cls] >= C.CLASS_CAP[cls]) & ~new
         st.tgt_crew[g] = k
         swap = g[full]
         st.dec[swap] = D["SWAP_CARD"]
@@ -1302,14 +1310,12 @@ class Vaults(Game):
         return np.where(kind == WIN_CRACK, np.where(own, CTX_CRACK_ACTIVE, CTX_CRACK_OTHER),
                         np.where(kind == WIN_ACTION, CTX_ACTION, CTX_MAIN))
 
-    def _effect_usable(self, st: VaultsState, g: np.ndarray,
-                       stats: np.ndarray | None = None) -> np.ndarray:
+    def _effect_usable(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """bool [n,N_EFFECTS]: disrupt effects the decision owner may use now."""
         n = g.size
         p = st.owner[g].astype(np.int64)
         ok = ALLOWED[self._disrupt_context(st, g)]
-        if stats is None:
-            stats = st.crew[g].astype(np.float32) @ _STATS
+        stats = st.cstats[g]
         tot = stats[..., ST_BOSS:].sum((1, 2))  # [n,3]
         tools = tot[:, 2] > 0
         mts = (tot[:, 1] + tot[:, 2]) > 0
@@ -1383,8 +1389,8 @@ class Vaults(Game):
         p = st.active[g].astype(np.int64)
         hand = st.hand[g, p]  # [n,54]
         act = st.actions[g] > 0
-        mine = st.crew[g, p].astype(np.float32) @ _STATS  # [n,K,6]
-        cnt = mine[..., ST_BOSS:].astype(np.int16)  # [n,K,3]
+        mine = st.cstats[g, p]  # [n,K,6]
+        cnt = mine[..., ST_BOSS:]  # [n,K,3]
         ex = (cnt[..., 0] + cnt[..., 1]) > 0
         room = ex[..., None] & (cnt < C.CLASS_CAP)
         # a card can be played if its class has a destination: a crew with room, a new crew
@@ -1410,7 +1416,7 @@ class Vaults(Game):
         can = (ex & ~(st.spent[g, p] | st.blocked[g, p])
                & (act & (st.phase[g] <= 3))[:, None])
         if can.any():
-            maxs = np.maximum(mine[..., ST_SK2].astype(np.int16) + st.mods[g, p], 0)  # [n,K,3]
+            maxs = np.maximum(mine[..., ST_SK2] + st.mods[g, p], 0)  # [n,K,3]
             tg = self._crack_targets(st, g, maxs, _holds_key(hand))
             m[:, self.A_CRACK:self.A_CRACK + K] = can & _any_last(tg)
         # draws: phase 1 only, one source, not with five cards at the start of the turn
@@ -1428,11 +1434,9 @@ class Vaults(Game):
         K = self.K
         p = st.active[g].astype(np.int64)
         c = st.card_in_play[g].astype(np.int64)
-        cr = st.crew[g, p].astype(np.int16)
-        ex = cr[..., :C.TOOL0].sum(-1) > 0
+        cnt = st.cstats[g, p, :, ST_BOSS:]  # [n,K,3]
+        ex = (cnt[..., 0] + cnt[..., 1]) > 0
         cls = C.CLASS_OF[c]
-        cnt = np.stack([cr[..., :C.MEMBER0].sum(-1), cr[..., C.MEMBER0:C.TOOL0].sum(-1),
-                        cr[..., C.TOOL0:].sum(-1)], -1)  # [n,K,3]
         room = ex & (cnt[np.arange(g.size), :, cls] < C.CLASS_CAP[cls][:, None])
         m[:, self.A_CREW:self.A_CREW + K] = room
         m[:, self.A_NEW] = (cls < 2) & (~ex).any(1)
@@ -1532,7 +1536,7 @@ class Vaults(Game):
         m = self._blank(g)
         p = st.active[g].astype(np.int64)
         k = st.crack_crew[g].astype(np.int64)
-        maxs = self._skills(st.crew[g, p, k], st.mods[g, p, k], True)
+        maxs = np.maximum(st.cstats[g, p, k, ST_SK2] + st.mods[g, p, k], 0)
         m[:, self.A_PILE:self.A_PILE + 6] = self._crack_targets(st, g, maxs,
                                                                 _holds_key(st.hand[g, p]))
         return m

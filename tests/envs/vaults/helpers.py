@@ -53,6 +53,7 @@ def check_invariants(game: Vaults, st: VaultsState) -> None:
     fresh.tops[:] = -1
     game._sync_tops(fresh, np.arange(B))
     assert (fresh.tops == st.tops).all(), "pile tops differ from the piles"
+    assert (game._crew_stats(st.crew) == st.cstats).all(), "crew stats differ from the crews"
 
 
 def random_play(game: Vaults, seeds: np.ndarray, check_every: int = 0,
@@ -132,6 +133,7 @@ def scenario(game: Vaults, seed: int = 0, hands: dict | None = None,
     st.crack_target[:] = -1
     st.first_player[:] = 0
     game._sync_tops(st, np.array([0]))
+    st.cstats[:] = game._crew_stats(st.crew)
     game._start_turn(st, np.array([0]), np.array([0]))
     st.dec[:] = C.D["MAIN"]
     game._refresh(st, np.array([0]))
