@@ -12,8 +12,7 @@ these fields take (a multiply by a rounded reciprocal would not).
 Every one-hot is a table lookup: the state's small integers (relative seats, pile tops, the
 pending decision combined with its owner, ...) index one constant table of output columns,
 and one scatter sets them all. A value that shows nothing maps to the `goal` column, which is
-written after the division; so do the vault-pile slots above a pile's top, within the seat
-block, through its `turns_taken` column.
+written after the division.
 """
 
 from __future__ import annotations
@@ -29,9 +28,9 @@ if TYPE_CHECKING:
     from .kernel import Vaults, VaultsState
 
 SEAT_HAND, SEAT_VAULTS, SEAT_TOP, SEAT_FAILS, SEAT_PILE = 2, 57, 58, 86, 87  # seat block
-PILE_DUMP = 27  # a pile slot above the top writes to SEAT_PILE + 27 = turns taken
 
 
+CHUNK = 64  # rows converted to float32 at a time
 SMALL_BATCH = 16  # batches up to this size keep parts of the seat blocks that did not change
 
 
@@ -63,7 +62,6 @@ class Encoder:
         self.seat_w = W = col("player.hand_size", 1) - self.seat0
         self.crew0 = col("player.crew0") - self.seat0  # offset of the crews in a seat block
         assert col("player.vault_pile") - self.seat0 == SEAT_PILE
-        assert col("player.turns_taken") - self.seat0 == SEAT_PILE + PILE_DUMP
         div = np.ones(S, np.float32)
 
         def put(cols: slice | list[int] | int, d: float) -> None:
@@ -110,17 +108,8 @@ class Encoder:
         self.hand_caps = np.array([10, 5], np.float32)
         self.depth = np.arange(27, dtype=np.int16)
         self.is_fail = (~C.VAULT_SUCCESS).astype(np.int8)
-        # a crew's 53 columns from its cards, spent, blocked, modifiers and a constant 1:
-        # columns 45-52 (skills + modifiers, spent, blocked, modifiers + 6), then "exists"
-        m = np.zeros((44 + 2 + 3 + 1, 9), np.float32)
-        m[:44, :3] = C.SKILLS
-        m[44, 3] = m[45, 4] = 1
-        for i in range(3):
-            m[46 + i, i] = m[46 + i, 5 + i] = 1
-        m[49, 5:8] = 6
-        m[:44, 8] = C.IS_CHAR
-        self.crew_table = m
-        self.crew_caps = np.array([30, 30, 30, 1, 1, 12, 12, 12], np.float32)
+        # per crew slot: skills of its cards, and its characters (it exists iff it has one)
+        self.crew_table = np.concatenate([C.SKILLS, C.IS_CHAR[:, None]], 1).astype(np.float32)
         self.rotation = (np.arange(N)[:, None] + np.arange(N)) % N  # [me, r] -> seat
         self._build_hot_table()
         self.pool = BufferPool()
@@ -201,9 +190,7 @@ class Encoder:
                 "raw": raw, "R": R,
                 "seats": raw[:, self.seat0:self.seat0 + N * W].reshape(B, N, W),
                 "crews": R[..., self.crew0:self.crew0 + 53 * K].reshape(B, N, K, 53),
-                "ones": np.ones((B, N, K, 1), np.int8),
                 "bN": np.arange(B)[:, None] * N, "rowS": np.arange(B) * S,
-                "pile_rows": (np.arange(B * N) * W + SEAT_PILE).reshape(B, N, 1),
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
                 "char_tops": np.arange(B)[:, None] * 52 - 1 - j3,
                 "tool_tops": np.arange(B)[:, None] * 24 - 1 - j3}
@@ -232,11 +219,13 @@ class Encoder:
         R = k["R"]
         vl = st.vpriv_len
         R[..., SEAT_VAULTS] = vl
-        # each vault of the pile as its depth from the top (1 = top, 0 = absent)
+        # each vault of the pile at its id's column, as its depth from the top (1 = top)
         pile = R[..., SEAT_PILE:SEAT_PILE + 27]
         pile[...] = 0
-        at = np.where(self.depth < vl[..., None], st.vpriv, PILE_DUMP)
-        R.reshape(-1)[k["pile_rows"] + at] = vl[..., None] - self.depth
+        at = np.flatnonzero(self.depth < vl[..., None])  # [seat row, place in the pile]
+        row, t = np.divmod(at, 27)
+        R.reshape(-1)[row * R.shape[-1] + SEAT_PILE + st.vpriv.reshape(-1)[at]] = (
+            vl.reshape(-1)[row] - t)
         np.equal(pile, 1, out=R[..., SEAT_TOP:SEAT_TOP + 27])
         np.equal(vl, 0, out=R[..., SEAT_TOP + 27])
         np.matmul(pile > 0, self.is_fail, out=R[..., SEAT_FAILS])
@@ -245,12 +234,17 @@ class Encoder:
         """Every seat's crew slots: exists, cards, skills, spent, blocked, modifiers."""
         rc = k["crews"]
         rc[..., 1:45] = st.crew
-        x = np.concatenate((st.crew, st.spent[..., None], st.blocked[..., None], st.mods,
-                            k["ones"]), -1, dtype=np.float32)
-        x = x @ self.crew_table  # batched small products: one large one would be slower
+        x = st.crew.astype(np.float32) @ self.crew_table  # batched small products: faster
+        np.greater(x[..., 3], 0, out=rc[..., 0])  # than one large one here
+        x = np.add(x[..., :3], st.mods)
         np.maximum(x, 0, out=x)
-        np.minimum(x[..., :8], self.crew_caps, out=rc[..., 45:], casting="unsafe")
-        np.minimum(x[..., 8], 1, out=rc[..., 0], casting="unsafe")
+        np.minimum(x, 30, out=rc[..., 45:48], casting="unsafe")
+        rc[..., 48] = st.spent
+        rc[..., 49] = st.blocked
+        m = st.mods + 6  # clipped in a contiguous array: a strided one is slow
+        np.maximum(m, 0, out=m)
+        np.minimum(m, 12, out=m)
+        rc[..., 50:53] = m
 
     def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         g = self.game
@@ -329,7 +323,10 @@ class Encoder:
             raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
         # -- float32: one division, then the fields beyond int8 --------------------------------
         out = self.pool.empty((B, S), np.float32)  # small batches bypass the pool
-        np.divide(raw, self.div, out=out)
+        for i in range(0, B, CHUNK):  # a cast, then a same-type division while in cache:
+            o = out[i:i + CHUNK]  # faster than one mixed-type division
+            np.copyto(o, raw[i:i + CHUNK])
+            np.divide(o, self.div, out=o)
         out[:, :4] = self.head
         c = col["turn"]
         np.divide(np.minimum(st.turns_total, 300), self.div[c], out=out[:, c])
