@@ -661,15 +661,18 @@ class Vaults(Game):
 
     def _advance(self, st: VaultsState, idx: np.ndarray) -> None:
         """Resolve queued effects, windows and turn changes until a decision is pending."""
+        g = idx
         for _ in range(200):
-            g = idx[(st.dec[idx] == NONE) & ~st.game_over[idx]]
+            # a game with a decision pending keeps it until the next step
+            g = g[(st.dec[g] == NONE) & ~st.game_over[g]]
             if g.size == 0:
                 return
             has = st.slen[g] > 0
-            if has.any():
-                self._start_effects(st, g[has])
-            if (~has).any():
-                self._continue(st, g[~has])
+            queued, rest = g[has], g[~has]
+            if queued.size:
+                self._start_effects(st, queued)
+            if rest.size:
+                self._continue(st, rest)
         raise RuntimeError("vaults: effect resolution did not settle")
 
     def _continue(self, st: VaultsState, g: np.ndarray) -> None:
@@ -1359,19 +1362,28 @@ class Vaults(Game):
         while todo.size:
             dec = st.dec[todo]
             d = int(dec.min())
-            here = dec == d
-            sel, todo = (todo, todo[:0]) if here.all() else (todo[here], todo[~here])
+            if todo.size == 1 or (dec == d).all():
+                sel, todo = todo, todo[:0]
+            else:
+                here = dec == d
+                sel, todo = todo[here], todo[~here]
             mask = self._MASKS[d](self, st, sel)
             st.legal_action_mask[sel] = mask
             if not forced:
                 continue
-            one = np.add.reduce(mask, axis=1) == 1
-            if one.any():
-                f = sel[one]
-                self._HANDLERS[d](self, st, f, mask[one].argmax(1))
-                open_ = (st.dec[f] != NONE) & ~st.game_over[f]
-                todo = np.concatenate([todo, f[open_]])
-                again.append(f[~open_])
+            if sel.size == 1:  # a batch of one: a scalar test
+                if np.count_nonzero(mask) != 1:
+                    continue
+                f, a = sel, mask[0].nonzero()[0]
+            else:
+                one = np.add.reduce(mask, axis=1) == 1
+                if not one.any():
+                    continue
+                f, a = sel[one], mask[one].argmax(1)
+            self._HANDLERS[d](self, st, f, a)
+            open_ = (st.dec[f] != NONE) & ~st.game_over[f]
+            todo = np.concatenate([todo, f[open_]])
+            again.append(f[~open_])
         st.current_player[g] = st.owner[g]
         return np.concatenate(again) if again else g[:0]
 
