@@ -110,6 +110,8 @@ class Encoder:
         self.is_fail = (~C.VAULT_SUCCESS).astype(np.int8)
         # per crew slot: skills of its cards, and its characters (it exists iff it has one)
         self.crew_table = np.concatenate([C.SKILLS, C.IS_CHAR[:, None]], 1).astype(np.float32)
+        self.table_cols = slice(col("public_piles"), col("disrupt_used") + 10)
+        assert self.table_cols.start == self.seat0 + N * W
         self.rotation = (np.arange(N)[:, None] + np.arange(N)) % N  # [me, r] -> seat
         self._build_hot_table()
         self.pool = BufferPool()
@@ -160,13 +162,13 @@ class Encoder:
         # per public pile j: the top vault's group (27 = empty pile) and my peek at it
         # (vault + 28 if I do not know its front); top 3 Police characters (32 = none) and
         # tools (44 = none)
-        group = np.append(C.VAULT_GROUP, 9)
-        for j in range(3):
-            segments.append((-1, col["public_piles"] + 11 * j + 1 + group, 0))
         for j in range(3):
             peek = col["my_peeks"] + 28 * j + np.r_[np.arange(27), [0], np.full(27, 27), [0]]
             peek[[27, 55]] = dump
             segments.append((-1, peek, 0))
+        group = np.append(C.VAULT_GROUP, 9)  # the rows from here on are `table`'s
+        for j in range(3):
+            segments.append((-1, col["public_piles"] + 11 * j + 1 + group, 0))
         for j in range(3):
             segments.append((-1, col["police_tops"] + 33 * j + np.arange(33), 0))
         for j in range(3):
@@ -174,7 +176,8 @@ class Encoder:
             tools[C.TOOL0:] += np.arange(13)
             segments.append((-1, tools, 0))
         offsets = np.cumsum([0] + [len(s[1]) for s in segments])
-        self.hot_offset = (offsets[:-1] + [s[2] for s in segments])[:, None]
+        offset = (offsets[:-1] + [s[2] for s in segments])[:, None]
+        self.hot_offset, self.table_offset = offset[:13], offset[13:]
         self.hot_table = np.concatenate([s[1] for s in segments])
 
     def consts(self, B: int) -> dict:
@@ -230,6 +233,33 @@ class Encoder:
         np.equal(vl, 0, out=R[..., SEAT_TOP + 27])
         np.matmul(pile > 0, self.is_fail, out=R[..., SEAT_FAILS])
 
+    def table(self, st: VaultsState, k: dict) -> None:
+        """The public piles and the Police station, the same for every seat (the columns from
+        `public_piles` to `disrupt_used`); keeps the piles' tops for `my_peeks`."""
+        raw, col, B = k["raw"], self.col, st.batch_size
+        raw[:, self.table_cols] = 0
+        ln = st.vpub_len
+        pp = col["public_piles"]
+        raw[:, pp:pp + 33:11] = ln
+        c = col["revealed"]
+        raw[:, c:c + 27] = st.revealed
+        c = col["unrevealed_by_group"]
+        seen = np.add.reduce(st.revealed.reshape(B, 9, 3), -1, np.int8)
+        np.subtract(3, seen, out=raw[:, c:c + 9])
+        c = col["police_counts"]
+        raw[:, c:c + 44] = st.police_count
+        c = col["disrupt_used"]
+        raw[:, c:c + 10] = st.dused
+        t = st.vpub.reshape(-1).take(k["pub_tops"] + ln, mode="wrap")
+        k["tops"] = tops = np.where(ln > 0, t, 27)  # 27: empty pile
+        pc = st.pchar.reshape(-1).take(k["char_tops"] + st.pc_len[:, None], mode="wrap")
+        pt = st.ptool.reshape(-1).take(k["tool_tops"] + st.pt_len[:, None], mode="wrap")
+        j3 = self.depth[:3]
+        hot = np.concatenate((tops.T, np.where(st.pc_len[:, None] > j3, pc, 32).T,
+                              np.where(st.pt_len[:, None] > j3, pt, 44).T), dtype=np.int64)
+        hot += self.table_offset
+        raw.reshape(-1)[self.hot_table.take(hot) + k["rowS"]] = 1
+
     def crews(self, st: VaultsState, k: dict) -> None:
         """Every seat's crew slots: exists, cards, skills, spent, blocked, modifiers."""
         rc = k["crews"]
@@ -252,9 +282,8 @@ class Encoder:
         col = self.col
         k = self.consts(B)
         raw = k["raw"]
-        s0, s1 = self.seat0, self.seat0 + N * W
-        raw[:, :s0] = 0
-        raw[:, s1:] = 0
+        raw[:, :self.seat0] = 0  # the seat blocks and `table`, which follows them, are whole
+        raw[:, self.table_cols.stop:] = 0
         # -- the seat blocks, relative to me: one gather ----------------------------------------
         R = self.seat_blocks(st, k)
         rows = k["bN"] + self.rotation[seats]  # [B,N] rows of R by relative seat
@@ -270,18 +299,9 @@ class Encoder:
         raw[:, col["disrupt_deck"]] = st.ddeck_len
         np.minimum(st.actions, 6, out=raw[:, col["actions_left"]])
         raw[:, col["can_draw"]] = st.can_draw
-        ln = st.vpub_len
-        pp = col["public_piles"]
-        raw[:, pp:pp + 33:11] = ln
-        c = col["revealed"]
-        raw[:, c:c + 27] = st.revealed
-        c = col["unrevealed_by_group"]
-        seen = np.add.reduce(st.revealed.reshape(B, 9, 3), -1, np.int8)
-        np.subtract(3, seen, out=raw[:, c:c + 9])
-        c = col["police_counts"]
-        raw[:, c:c + 44] = st.police_count
-        c = col["disrupt_used"]
-        raw[:, c:c + 10] = st.dused
+        if _changed(k, "table", st.vpub, st.vpub_len, st.revealed, st.police_count, st.pchar,
+                    st.pc_len, st.ptool, st.pt_len, st.dused):
+            self.table(st, k)
         c = col["overloads"]
         raw[:, c:c + 12] = st.over
         raw[:, col["key_used"]] = st.key_used
@@ -292,15 +312,9 @@ class Encoder:
         v[:4] -= seats
         v[:4] %= N
         hot = v[self.hot_rows] + v[-1] * self.hot_dec
-        t = st.vpub.reshape(-1).take(k["pub_tops"] + ln, mode="wrap")
-        tops = np.where(ln > 0, t, 27)
+        tops = k["tops"]
         known = st.known_face.reshape(-1).take(my_row[:, None] * 27 + tops, mode="clip")
-        pc = st.pchar.reshape(-1).take(k["char_tops"] + st.pc_len[:, None], mode="wrap")
-        pt = st.ptool.reshape(-1).take(k["tool_tops"] + st.pt_len[:, None], mode="wrap")
-        j3 = self.depth[:3]
-        hot = np.concatenate((hot, tops.T, (tops + 28 * ~known).T,
-                              np.where(st.pc_len[:, None] > j3, pc, 32).T,
-                              np.where(st.pt_len[:, None] > j3, pt, 44).T))
+        hot = np.concatenate((hot, (tops + 28 * ~known).T))
         hot += self.hot_offset
         raw.reshape(-1)[self.hot_table.take(hot) + k["rowS"]] = 1
         setup = st.dec == C.D["BOSS_CHOICE"]
