@@ -262,10 +262,12 @@ class Encoder:
 
     def crews(self, st: VaultsState, k: dict) -> None:
         """Every seat's crew slots: exists, cards, skills, spent, blocked, modifiers."""
-        rc = k["crews"]
+        rc, B = k["crews"], st.batch_size
         rc[..., 1:45] = st.crew
-        x = st.crew.astype(np.float32) @ self.crew_table  # batched small products: faster
-        np.greater(x[..., 3], 0, out=rc[..., 0])  # than one large one here
+        # one small product per game: faster here than one large one or one per seat
+        x = st.crew.reshape(B, -1, 44).astype(np.float32) @ self.crew_table
+        x = x.reshape(*rc.shape[:-1], 4)
+        np.greater(x[..., 3], 0, out=rc[..., 0])
         x = np.add(x[..., :3], st.mods)
         np.maximum(x, 0, out=x)
         np.minimum(x, 30, out=rc[..., 45:48], casting="unsafe")
