@@ -802,6 +802,12 @@ class Vaults(Game):
         free = (cs[..., ST_BOSS] + cs[..., ST_MEM]) == 0
         return np.where(free.any(axis=1), free.argmax(axis=1), self.K)
 
+    def _dest_slot(self, st: VaultsState, g: np.ndarray, p: np.ndarray, a: np.ndarray,
+                   new: np.ndarray) -> np.ndarray:
+        """The crew slot a crew action `a` names, or p's lowest free slot where `new`."""
+        k = a - self.A_CREW
+        return np.where(new, self._new_slot(st, g, p), k) if new.any() else k
+
     def _play_dest(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         p = st.active[g].astype(np.int64)
         c = st.card_in_play[g].astype(np.int64)
@@ -812,7 +818,7 @@ class Vaults(Game):
             self._to_police(st, g[pol], c[pol])
             self._gain_disrupt(st, g[pol], p[pol])
         new = a == self.A_NEW
-        k = np.where(new, self._new_slot(st, g, p), a - self.A_CREW)
+        k = self._dest_slot(st, g, p, a, new)
         put = ~pol
         gp, pp, kp = g[put], p[put], k[put]
         st.crew[gp, pp, kp, c[put]] += 1
@@ -882,7 +888,7 @@ class Vaults(Game):
         src = st.src_crew[g].astype(np.int64)
         x = st.move_card[g].astype(np.int64)
         new = a == self.A_NEW
-        k = np.where(new, self._new_slot(st, g, p), a - self.A_CREW)
+        k = self._dest_slot(st, g, p, a, new)
         cls = C.CLASS_OF[x]
         full = (st.cstats[g, p, k, ST_BOSS + cls] >= C.CLASS_CAP[cls]) & ~new
         st.tgt_crew[g] = k
