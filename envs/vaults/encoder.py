@@ -3,16 +3,21 @@
 Every value of the observation is a small integer (a count, a flag or a one-hot index) put
 through a fixed function. The encoder writes those integers into one int8 matrix in the
 layout's own column order -- every seat's block is built once in absolute seat order and one
-gather turns them into the observer's relative seats -- then turns it into float32 with one
+gather turns them into the observer's relative seats -- then turns it into float32 with a
 division by a per-column divisor (2 for counts by type, 1 for flags and one-hots, the field's
 scale elsewhere, with the integers clipped where the field is min(1, x / d)). A float32
 division of a small integer gives exactly the float32 of the float64 quotient for every value
-these fields take (a multiply by a rounded reciprocal would not).
+these fields take (a multiply by a rounded reciprocal would not). The few values beyond int8
+(loot, turns) are divided straight into the output.
 
 Every one-hot is a table lookup: the state's small integers (relative seats, pile tops, the
 pending decision combined with its owner, ...) index one constant table of output columns,
 and one scatter sets them all. A value that shows nothing maps to the `goal` column, which is
 written after the division.
+
+At a batch of one every NumPy call costs about the same whatever its size, so small batches
+(the AEC env) keep the parts whose inputs did not change since the last call -- the crews,
+the vault piles, the public piles and the Police station -- instead of rebuilding them.
 """
 
 from __future__ import annotations
@@ -28,16 +33,14 @@ if TYPE_CHECKING:
     from .kernel import Vaults, VaultsState
 
 SEAT_HAND, SEAT_VAULTS, SEAT_TOP, SEAT_FAILS, SEAT_PILE = 2, 57, 58, 86, 87  # seat block
-
-
 CHUNK = 64  # rows converted to float32 at a time
-SMALL_BATCH = 16  # batches up to this size keep parts of the seat blocks that did not change
+SMALL_BATCH = 16  # batches up to this size keep the parts that did not change
 
 
 def _changed(k: dict, part: str, *inputs: np.ndarray) -> bool:
-    """Whether `part` of the cached seat blocks must be rebuilt from `inputs`: always for large
-    batches; for small ones (the AEC env), only when the inputs differ from the last call's,
-    which is most steps' saving -- crews and vault piles change far less often than turns."""
+    """Whether `part` of the int8 matrices must be rebuilt from `inputs`: always for large
+    batches; for small ones (the AEC env), only when the inputs differ from the last call's
+    (most steps: these parts change far less often than the turn does)."""
     if k["R"].shape[0] > SMALL_BATCH:
         return True
     key = b"".join([a.tobytes() for a in inputs])
