@@ -216,8 +216,10 @@ class GriftersGame(Game):
         lay = self.observation_layout
         block = next(e for e in lay.entries if isinstance(e, Block))
         self._block_size = block.block_size
-        known = lay.slice_of("player.known_hand").start - lay.slice_of("player.stash").start
+        seat0 = lay.slice_of("player.stash").start
+        known = lay.slice_of("player.known_hand").start - seat0
         self._known_hand = slice(known, known + C.NUM_TYPES)  # inside a seat's block
+        self._turns_taken = lay.slice_of("player.turns_taken").start - seat0
         self._team_needed_cols = lay.slice_of("team_needed")
         self._decision_start = lay.slice_of("decision").start
         scale = np.ones(lay.size, np.float32)
@@ -354,9 +356,9 @@ class GriftersGame(Game):
             self._finish(s, g)
 
     # == Phase 1: Advance Time =====================================================================
-    def _advance(self, s: GriftersState, g: np.ndarray, p: np.ndarray) -> None:
-        """Night Three -> Refresh Area (ISK -> Coffers), Two -> Three, One -> Two."""
-        r = g * self.num_players + p
+    def _advance(self, s: GriftersState, g: np.ndarray, r: np.ndarray) -> None:
+        """Night Three -> Refresh Area (ISK -> Coffers), Two -> Three, One -> Two, in games g
+        for their seat rows r (game * N + seat)."""
         nights = _rows(s.night, 57)
         cur = nights[r]
         _rows(s.refresh, 19)[r] += cur[:, 38:]
@@ -376,9 +378,9 @@ class GriftersGame(Game):
         r = g * self.num_players + me
         later = _rows(s.turns_taken, -1)[r] > 0  # skip Advance Time on a first turn
         if later.all():
-            self._advance(s, g, me)
+            self._advance(s, g, r)
         elif later.any():
-            self._advance(s, g[later], me[later])
+            self._advance(s, g[later], r[later])
         empty = _total(_rows(s.hand, 19)[r]) == 0
         if not empty.any():
             self._open(s, g, MAIN)
@@ -460,7 +462,7 @@ class GriftersGame(Game):
         g, a = g[~stop], a[~stop]
         if g.size:
             s.extra_capers[g] -= 1
-            self._advance(s, g, s.current_player[g].astype(np.int64))
+            self._advance(s, g, g * self.num_players + s.current_player[g])
             self._caper(s, g, a)
 
     # -- the program interpreter -------------------------------------------------------------------
@@ -612,7 +614,7 @@ class GriftersGame(Game):
 
     def _op_advance(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
         """Fixer: Advance Time while it waits in staging, so it lands in Night One after."""
-        self._advance(s, g, s.current_player[g].astype(np.int64))
+        self._advance(s, g, g * self.num_players + s.current_player[g])
         s.pc[g] += 1
 
     def _op_grant_extra(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
@@ -761,7 +763,8 @@ class GriftersGame(Game):
 
     # == Phase 3: Refresh ==========================================================================
     def _refresh_phase(self, s: GriftersState, g: np.ndarray) -> None:
-        """Refresh Area back to hand (publicly), then the next player clockwise."""
+        """Refresh Area back to hand (publicly), then the next player clockwise, whose turn
+        `_turn_start` begins."""
         me = s.current_player[g]
         r = g * self.num_players + me
         refresh = _rows(s.refresh, 19)
@@ -778,7 +781,6 @@ class GriftersGame(Game):
         s.tgt_player[g] = -1
         s.tgt_night[g] = -1
         s.fence_own[g] = -1
-        s.dec[g] = TURN_START
 
     # == masks =====================================================================================
     def _mask(self, s: GriftersState, g: np.ndarray, dec: int) -> np.ndarray:
@@ -857,8 +859,7 @@ class GriftersGame(Game):
         above t (fixed skills up to each deficit, plus Inside Men) can cover what remains.
         """
         hand = _rows(s.hand, 19)[g * self.num_players + me].astype(np.float32)
-        req = JOB_REQ_F[s.team_job[g].astype(np.int64)] - s.staging[g].astype(np.float32) @ \
-            SKILL_OH_F  # [n, 3] skills still needed before this pick
+        req = JOB_REQ_F[s.team_job[g]] - s.staging[g] @ SKILL_OH_F  # [n, 3] before this pick
         need = req.sum(axis=1)[:, None] - s.staging[g, IM, None] - 1  # after the pick
         cover = hand[:, IM, None] - IS_IM[None]  # Inside Men left at or above t
         ok = (need >= 0) & (hand > 0)
@@ -948,7 +949,7 @@ class GriftersGame(Game):
                                     + JOB_STATUS_KEY, axis=0)
         out = np.concatenate([
             k["num_players"], s.coffers[:, None], s.deck_len[:, None], s.discard,
-            np.minimum(s.turns_total, 200)[:, None], (s.turns_taken[b, seats] == 0)[:, None],
+            np.minimum(s.turns_total, 200)[:, None], blocks[:, 0, self._turns_taken, None] == 0,
             status.reshape(B, -1), blocks.reshape(B, -1), my_hand,
             # the pending decision, then its context (kept below for the decision's owner only)
             DECISION_OH.take(s.dec, axis=0), EFFECT_OH.take(s.prog, axis=0),
@@ -956,7 +957,7 @@ class GriftersGame(Game):
             self._target_oh[s.tgt_player, s.current_player], NIGHT_OH.take(s.tgt_night, axis=0),
             JOB_OH.take(s.fence_own, axis=0), np.minimum(s.extra_capers, 3)[:, None],
         ], axis=1, out=self._pool.empty((B, self.base_obs_size)))
-        job = np.flatnonzero(s.team_job >= 0)
+        job = (s.team_job >= 0).nonzero()[0]
         if job.size:
             out[job, self._team_needed_cols] = self._team_needed(s, job)
         mine = (s.current_player == seats) & IS_DECISION.take(s.dec)
