@@ -50,6 +50,24 @@ def _changed(k: dict, part: str, *inputs: np.ndarray) -> bool:
     return True
 
 
+def _stale_rows(k: dict, part: str, n: int, *inputs: np.ndarray) -> np.ndarray | slice | None:
+    """Rows (of the n that `inputs` [n, ...] have) of `part` to rebuild: all of them the first
+    time, then those whose inputs changed since the last call (None if none did). Small
+    batches compare all rows at once (fewer NumPy calls), large ones row by row: in a batch
+    step few games change their crews or vault piles."""
+    if k["R"].shape[0] <= SMALL_BATCH:
+        return slice(None) if _changed(k, part, *inputs) else None
+    last = k.get(part + " inputs")
+    k[part + " inputs"] = [a.copy() for a in inputs]
+    if last is None:
+        return slice(None)
+    diff = np.zeros(n, bool)
+    for a, b in zip(inputs, last):
+        diff |= (a != b).reshape(n, -1).any(1)
+    rows = np.flatnonzero(diff)
+    return rows if rows.size else None
+
+
 class Encoder:
     """Builds `Vaults._observe` for one game configuration."""
 
@@ -195,7 +213,9 @@ class Encoder:
             c = self._consts[B] = {
                 "raw": raw, "R": R,
                 "seats": raw[:, self.seat0:self.seat0 + N * W].reshape(B, N, W),
-                "crews": R[..., self.crew0:self.crew0 + 53 * K].reshape(B, N, K, 53),
+                "seat_rows": R.reshape(B * N, W),
+                "crews": R.reshape(B * N, W)[:, self.crew0:self.crew0 + 53 * K].reshape(
+                    B * N, K, 53),
                 "bN": np.arange(B)[:, None] * N, "rowS": np.arange(B) * S,
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
                 "char_tops": np.arange(B)[:, None] * 52 - 1 - j3,
@@ -214,27 +234,31 @@ class Encoder:
         np.minimum(st.hand @ self.hand_sums, self.hand_caps, out=R[..., :SEAT_HAND],
                    casting="unsafe")
         R[..., SEAT_HAND:SEAT_HAND + 54] = st.known
-        if _changed(k, "piles", st.vpriv, st.vpriv_len):
-            self.piles(st, k)
-        if _changed(k, "crews", st.crew, st.spent, st.blocked, st.mods):
-            self.crews(st, k)
+        n = R.shape[0] * R.shape[1]  # seat rows
+        rows = _stale_rows(k, "piles", n, st.vpriv, st.vpriv_len)
+        if rows is not None:
+            self.piles(st, k, rows)
+        rows = _stale_rows(k, "crews", n, st.crew, st.spent, st.blocked, st.mods)
+        if rows is not None:
+            self.crews(st, k, rows)
         return R
 
-    def piles(self, st: VaultsState, k: dict) -> None:
-        """Every seat's vault count, top vault, fails and whole pile, in order."""
-        R = k["R"]
-        vl = st.vpriv_len
-        R[..., SEAT_VAULTS] = vl
+    def piles(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
+        """Vault count, top vault, fails and the whole pile in order, of the seat rows `rows`."""
+        vl = st.vpriv_len.reshape(-1)[rows]
+        blk = np.zeros((vl.size, SEAT_PILE + 27 - SEAT_VAULTS), np.int8)
+        blk[:, 0] = vl
         # each vault of the pile at its id's column, as its depth from the top (1 = top)
-        pile = R[..., SEAT_PILE:SEAT_PILE + 27]
-        pile[...] = 0
-        at = np.flatnonzero(self.depth < vl[..., None])  # [seat row, place in the pile]
-        row, t = np.divmod(at, 27)
-        R.reshape(-1)[row * R.shape[-1] + SEAT_PILE + st.vpriv.reshape(-1)[at]] = (
-            vl.reshape(-1)[row] - t)
-        np.equal(pile, 1, out=R[..., SEAT_TOP:SEAT_TOP + 27])
-        np.equal(vl, 0, out=R[..., SEAT_TOP + 27])
-        np.matmul(pile > 0, self.is_fail, out=R[..., SEAT_FAILS])
+        at = np.flatnonzero(self.depth < vl[:, None])  # [row, place in the pile]
+        r, t = np.divmod(at, 27)
+        vault = st.vpriv.reshape(-1, 27)[rows].reshape(-1)[at]
+        blk.reshape(-1)[r * blk.shape[1] + SEAT_PILE - SEAT_VAULTS + vault] = vl[r] - t
+        pile = blk[:, SEAT_PILE - SEAT_VAULTS:]
+        top = SEAT_TOP - SEAT_VAULTS
+        np.equal(pile, 1, out=blk[:, top:top + 27])
+        np.equal(vl, 0, out=blk[:, top + 27])
+        np.matmul(pile > 0, self.is_fail, out=blk[:, SEAT_FAILS - SEAT_VAULTS])
+        k["seat_rows"][rows, SEAT_VAULTS:SEAT_PILE + 27] = blk
 
     def table(self, st: VaultsState, k: dict) -> None:
         """The public piles and the Police station, the same for every seat (the columns from
@@ -263,23 +287,26 @@ class Encoder:
         hot += self.table_offset
         raw.reshape(-1)[self.hot_table.take(hot) + k["rowS"]] = 1
 
-    def crews(self, st: VaultsState, k: dict) -> None:
-        """Every seat's crew slots: exists, cards, skills, spent, blocked, modifiers."""
-        rc, B = k["crews"], st.batch_size
-        rc[..., 1:45] = st.crew
-        # one small product per game: faster here than one large one or one per seat
-        x = st.crew.reshape(B, -1, 44).astype(np.float32) @ self.crew_table
-        x = x.reshape(*rc.shape[:-1], 4)
+    def crews(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
+        """Crew slots of the seat rows `rows`: exists, cards, skills, spent, blocked,
+        modifiers."""
+        K = self.K
+        crew = st.crew.reshape(-1, K, 44)[rows]
+        mods = st.mods.reshape(-1, K, 3)[rows]
+        rc = np.empty(crew.shape[:-1] + (53,), np.int8)
+        rc[..., 1:45] = crew
+        x = crew.astype(np.float32) @ self.crew_table  # [n,K,4]: card skills, characters
         np.greater(x[..., 3], 0, out=rc[..., 0])
-        x = np.add(x[..., :3], st.mods)
+        x = np.add(x[..., :3], mods)
         np.maximum(x, 0, out=x)
         np.minimum(x, 30, out=rc[..., 45:48], casting="unsafe")
-        rc[..., 48] = st.spent
-        rc[..., 49] = st.blocked
-        m = st.mods + 6  # clipped in a contiguous array: a strided one is slow
+        rc[..., 48] = st.spent.reshape(-1, K)[rows]
+        rc[..., 49] = st.blocked.reshape(-1, K)[rows]
+        m = mods + 6
         np.maximum(m, 0, out=m)
         np.minimum(m, 12, out=m)
         rc[..., 50:53] = m
+        k["crews"][rows] = rc
 
     def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         g = self.game

@@ -69,3 +69,20 @@ def test_small_batches_reuse_only_unchanged_parts(n):
         one = st[np.array([t // 40 % 3])]  # runs of one game, then another
         seat = np.array([t % n])
         assert kept(one, seat).tobytes() == Encoder(game)(one, seat).tobytes()
+
+
+def test_large_batches_rebuild_exactly_the_changed_rows():
+    """Stepping a batch (larger than the small-batch limit) and switching to another batch of
+    the same size: an encoder that rebuilds only the changed seat rows matches a fresh one."""
+    from heistbench.envs.vaults.encoder import SMALL_BATCH, Encoder
+
+    game = Vaults(num_players=3, validate=False)
+    B = SMALL_BATCH + 9
+    kept = Encoder(game)
+    batches = [game.init(np.arange(B)), game.init(np.arange(B) + B)]
+    rng = np.random.default_rng(5)
+    for t in range(120):
+        st = batches[t // 30 % 2]
+        game.step(st, sample_legal(st.legal_action_mask, rng.random(B)))
+        seats = rng.integers(0, 3, B)
+        assert kept(st, seats).tobytes() == Encoder(game)(st, seats).tobytes()
