@@ -200,6 +200,7 @@ class Encoder:
         offset = (offsets[:-1] + [s[2] for s in segments])[:, None]
         self.hot_offset, self.table_offset = offset[:13], offset[13:]
         self.hot_table = np.concatenate([s[1] for s in segments])
+        self.hot_table[offsets[13]:] -= self.table_cols.start  # `table` builds its own block
 
     def consts(self, B: int) -> dict:
         c = self._consts.get(B)
@@ -219,7 +220,8 @@ class Encoder:
                 "bN": np.arange(B)[:, None] * N, "rowS": np.arange(B) * S,
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
                 "char_tops": np.arange(B)[:, None] * 52 - 1 - j3,
-                "tool_tops": np.arange(B)[:, None] * 24 - 1 - j3}
+                "tool_tops": np.arange(B)[:, None] * 24 - 1 - j3,
+                "tops": np.zeros((B, 3), np.int8)}
         return c
 
     def loot_view(self, out: np.ndarray, offset: int = 56) -> np.ndarray:
@@ -260,32 +262,37 @@ class Encoder:
         np.matmul(pile > 0, self.is_fail, out=blk[:, SEAT_FAILS - SEAT_VAULTS])
         k["seat_rows"][rows, SEAT_VAULTS:SEAT_PILE + 27] = blk
 
-    def table(self, st: VaultsState, k: dict) -> None:
-        """The public piles and the Police station, the same for every seat (the columns from
-        `public_piles` to `disrupt_used`); keeps the piles' tops for `my_peeks`."""
-        raw, col, B = k["raw"], self.col, st.batch_size
-        raw[:, self.table_cols] = 0
-        ln = st.vpub_len
-        pp = col["public_piles"]
-        raw[:, pp:pp + 33:11] = ln
-        c = col["revealed"]
-        raw[:, c:c + 27] = st.revealed
-        c = col["unrevealed_by_group"]
-        seen = np.add.reduce(st.revealed.reshape(B, 9, 3), -1, np.int8)
-        np.subtract(3, seen, out=raw[:, c:c + 9])
-        c = col["police_counts"]
-        raw[:, c:c + 44] = st.police_count
-        c = col["disrupt_used"]
-        raw[:, c:c + 10] = st.dused
-        t = st.vpub.reshape(-1).take(k["pub_tops"] + ln, mode="wrap")
-        k["tops"] = tops = np.where(ln > 0, t, 27)  # 27: empty pile
-        pc = st.pchar.reshape(-1).take(k["char_tops"] + st.pc_len[:, None], mode="wrap")
-        pt = st.ptool.reshape(-1).take(k["tool_tops"] + st.pt_len[:, None], mode="wrap")
+    def table(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
+        """The public piles and the Police station of the games `rows` (the columns from
+        `public_piles` to `disrupt_used`, the same for every seat); keeps the piles' tops
+        for `my_peeks`."""
+        col, t0 = self.col, self.table_cols.start
+        ln = st.vpub_len[rows]
+        n = ln.shape[0]
+        blk = np.zeros((n, self.table_cols.stop - t0), np.int8)
+        c = col["public_piles"] - t0
+        blk[:, c:c + 33:11] = ln
+        revealed = st.revealed[rows]
+        c = col["revealed"] - t0
+        blk[:, c:c + 27] = revealed
+        c = col["unrevealed_by_group"] - t0
+        seen = np.add.reduce(revealed.reshape(n, 9, 3), -1, np.int8)
+        np.subtract(3, seen, out=blk[:, c:c + 9])
+        c = col["police_counts"] - t0
+        blk[:, c:c + 44] = st.police_count[rows]
+        c = col["disrupt_used"] - t0
+        blk[:, c:c + 10] = st.dused[rows]
+        t = st.vpub.reshape(-1).take(k["pub_tops"][rows] + ln, mode="wrap")
+        k["tops"][rows] = tops = np.where(ln > 0, t, 27)  # 27: empty pile
+        pc_len, pt_len = st.pc_len[rows][:, None], st.pt_len[rows][:, None]
+        pc = st.pchar.reshape(-1).take(k["char_tops"][rows] + pc_len, mode="wrap")
+        pt = st.ptool.reshape(-1).take(k["tool_tops"][rows] + pt_len, mode="wrap")
         j3 = self.depth[:3]
-        hot = np.concatenate((tops.T, np.where(st.pc_len[:, None] > j3, pc, 32).T,
-                              np.where(st.pt_len[:, None] > j3, pt, 44).T), dtype=np.int64)
+        hot = np.concatenate((tops.T, np.where(pc_len > j3, pc, 32).T,
+                              np.where(pt_len > j3, pt, 44).T), dtype=np.int64)
         hot += self.table_offset
-        raw.reshape(-1)[self.hot_table.take(hot) + k["rowS"]] = 1
+        blk.reshape(-1)[self.hot_table.take(hot) + np.arange(n) * blk.shape[1]] = 1
+        k["raw"][rows, t0:self.table_cols.stop] = blk
 
     def crews(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
         """Crew slots of the seat rows `rows`: exists, cards, skills, spent, blocked,
@@ -331,9 +338,10 @@ class Encoder:
         raw[:, col["disrupt_deck"]] = st.ddeck_len
         np.minimum(st.actions, 6, out=raw[:, col["actions_left"]])
         raw[:, col["can_draw"]] = st.can_draw
-        if _changed(k, "table", st.vpub, st.vpub_len, st.revealed, st.police_count, st.pchar,
-                    st.pc_len, st.ptool, st.pt_len, st.dused):
-            self.table(st, k)
+        stale = _stale_rows(k, "table", B, st.vpub, st.vpub_len, st.revealed, st.police_count,
+                            st.pchar, st.pc_len, st.ptool, st.pt_len, st.dused)
+        if stale is not None:
+            self.table(st, k, stale)
         c = col["overloads"]
         raw[:, c:c + 12] = st.over
         raw[:, col["key_used"]] = st.key_used
