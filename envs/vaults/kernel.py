@@ -494,42 +494,43 @@ class Vaults(Game):
     def _can_gain_disrupt(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         return (st.ddeck_len[g] > 0) | (st.dused[g].sum(axis=1) > 0)
 
-    def _normalize(self, st: VaultsState, g: np.ndarray) -> None:
-        """Tools left without a boss or member return to hand (known), except the declared
-        crack's overloaded tools, which go to the Police station; empty crews clear."""
+    def _normalize(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
+        """After seat p's crews changed (one seat per game): tools left without a boss or
+        member return to hand (known), except the declared crack's overloaded tools, which go
+        to the Police station; empty crews clear; `cstats` follows."""
         if g.size == 0:
             return
-        cr = st.crew[g]
-        stats = self._crew_stats(cr)  # [n,P,K,6]
+        cr = st.crew[g, p]  # [n,K,44]
+        stats = self._crew_stats(cr)
         ex = (stats[..., ST_BOSS] + stats[..., ST_MEM]) > 0
-        orphan = ~ex & (stats[..., ST_TOOL] > 0)  # [n,P,K]
+        orphan = ~ex & (stats[..., ST_TOOL] > 0)  # [n,K]
         if orphan.any():
-            back = (cr[..., C.TOOL0:] * orphan[..., None]).sum(axis=2)  # [n,P,12]
+            back = (cr[..., C.TOOL0:] * orphan[..., None]).sum(axis=1)  # [n,12]
             # the cracking crew's overloaded tools go to the Police station even when the crew
             # dissolves before they are burned [RB "Tools"; spec §2.7 step 5]; copies that left
             # the crew earlier count as the non-overloaded ones (as in `_burn_overloads`)
-            r = np.flatnonzero(st.over[g].any(1))
+            r = np.flatnonzero(st.over[g].any(1) & (st.active[g] == p))
             if r.size:
-                a, k = st.active[g[r]].astype(np.int64), st.crack_crew[g[r]].astype(np.int64)
-                r, a, k = r[orphan[r, a, k]], a[orphan[r, a, k]], k[orphan[r, a, k]]
-                burn = np.minimum(st.over[g[r]], cr[r, a, k, C.TOOL0:])
-                back[r, a] -= burn
+                k = st.crack_crew[g[r]].astype(np.int64)
+                r, k = r[orphan[r, k]], k[orphan[r, k]]
+                burn = np.minimum(st.over[g[r]], cr[r, k, C.TOOL0:])
+                back[r] -= burn
                 st.over[g[r]] -= burn
                 full = np.zeros((r.size, C.N_CREW_TYPES), np.int8)
                 full[:, C.TOOL0:] = burn
                 self._to_police_counts(st, g[r], full)
-            st.hand[g, :, C.TOOL0:C.DISRUPT0] += back
-            st.known[g, :, C.TOOL0:C.DISRUPT0] += back
+            st.hand[g, p, C.TOOL0:C.DISRUPT0] += back
+            st.known[g, p, C.TOOL0:C.DISRUPT0] += back
             cr[..., C.TOOL0:] *= ex[..., None]
-            st.crew[g] = cr
+            st.crew[g, p] = cr
             stats *= ex[..., None]  # the orphans are empty now
-        st.cstats[g] = stats
+        st.cstats[g, p] = stats
         # flags and modifiers of crews that no longer exist are cleared (rarely any)
         dead = ~ex
-        if (dead & (st.spent[g] | st.blocked[g] | st.mods[g].any(-1))).any():
-            st.spent[g] &= ex
-            st.blocked[g] &= ex
-            st.mods[g] *= ex[..., None]
+        if (dead & (st.spent[g, p] | st.blocked[g, p] | st.mods[g, p].any(-1))).any():
+            st.spent[g, p] &= ex
+            st.blocked[g, p] &= ex
+            st.mods[g, p] *= ex[..., None]
 
     # -- setup [RB "Starting the game"] ------------------------------------------------------
     def _init(self, keys: np.ndarray) -> VaultsState:
@@ -922,7 +923,7 @@ class Vaults(Game):
         st.actions[g] -= 1
         st.phase[g] = np.maximum(st.phase[g], 2)
         st.dec[g] = NONE
-        self._normalize(st, g)
+        self._normalize(st, g, st.active[g])
         if self.windows == "every_action":
             self._push(st, g, E["ACTION_WINDOW"])
 
@@ -990,7 +991,7 @@ class Vaults(Game):
         self._to_police_counts(st, g, full)
         st.over[g] = 0
         st.key_used[g] = False
-        self._normalize(st, g)
+        self._normalize(st, g, a)
 
     def _abort(self, st: VaultsState, g: np.ndarray) -> None:
         """Cancelled (Lockdown) or no longer possible: no flip, no action spent [RB FAQ]."""
@@ -1099,7 +1100,7 @@ class Vaults(Game):
             gb = gm[hb]
             st.crew[gb, a[hb], k[hb], boss[hb].argmax(1)] = 0
             self._to_police(st, gb, boss[hb].argmax(1))
-            self._normalize(st, gb)
+            self._normalize(st, gb, a[hb])
             st.effect[gb] = NONE
         # targeted effects: a decision if some target exists, else the effect fizzles
         if present & _TARGETED:
@@ -1114,7 +1115,7 @@ class Vaults(Game):
         jail = np.where(keep, 0, cr)
         st.crew[g, a, k] = cr - jail
         self._to_police_counts(st, g, jail)
-        self._normalize(st, g)
+        self._normalize(st, g, a)
 
     def _eligible(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """bool [n,P,K,44]: cards the pending card-targeting effect may choose."""
@@ -1270,7 +1271,8 @@ class Vaults(Game):
         here = op == OP_STEAL_HERE
         gh = g[here]
         st.crew[gh, st.active[gh], st.crack_crew[gh], a[here]] += 1
-        self._normalize(st, g)
+        self._normalize(st, g, q)
+        self._normalize(st, gh, st.active[gh])
 
     def _dest_crew(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         q, k = st.tgt_player[g].astype(np.int64), st.tgt_crew[g].astype(np.int64)
@@ -1278,7 +1280,8 @@ class Vaults(Game):
         st.crew[g, q, k, t] -= 1
         st.crew[g, st.owner[g], a - self.A_CREW, t] += 1
         st.dec[g] = NONE
-        self._normalize(st, g)
+        self._normalize(st, g, q)
+        self._normalize(st, g, st.owner[g])
 
     def _target_pile(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         i = a - self.A_PILE
