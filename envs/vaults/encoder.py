@@ -15,9 +15,10 @@ pending decision combined with its owner, ...) index one constant table of outpu
 and one scatter sets them all. A value that shows nothing maps to the `goal` column, which is
 written after the division.
 
-At a batch of one every NumPy call costs about the same whatever its size, so small batches
-(the AEC env) keep the parts whose inputs did not change since the last call -- the crews,
-the vault piles, the public piles and the Police station -- instead of rebuilding them.
+The crews, the vault piles, and the public piles with the Police station change far less
+often than the turn does, so they are rebuilt only where their inputs changed since the last
+call: for a large batch, the seat rows (or games) that changed; for a small one (the AEC env,
+where every NumPy call costs about the same whatever its size), all of it or nothing.
 """
 
 from __future__ import annotations
