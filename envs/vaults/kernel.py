@@ -1338,19 +1338,19 @@ class Vaults(Game):
         n = g.size
         p = st.owner[g].astype(np.int64)
         ok = ALLOWED[self._disrupt_context(st, g)]
-        stats = st.cstats[g]
-        tot = stats[..., ST_BOSS:].sum((1, 2))  # [n,3]
-        tools = tot[:, 2] > 0
-        mts = (tot[:, 1] + tot[:, 2]) > 0
-        ex = (stats[..., ST_BOSS] + stats[..., ST_MEM]) > 0  # [n,N,K]
+        # bosses, members and tools anywhere in play [3,n] (from batch-last crew stats); a
+        # crew exists somewhere iff a boss or a member is in play
+        boss, mem, tool = st.cstats[g].reshape(n, -1, 6)[..., ST_BOSS:].T.copy().any(1)
+        own = _seat_rows(st.cstats, g, p)
+        own_ex = (own[..., ST_BOSS] + own[..., ST_MEM]) > 0  # [n,K]
         ok[:, E["D_KEY"]] &= ~st.key_used[g]
         ok[:, E["D_DRAW"]] &= st.deck_len[g] > 0
-        ok[:, E["D_JAIL_TOOL"]] &= tools
-        ok[:, E["D_TIPOFF"]] &= mts
-        ok[:, E["D_SABOTAGE"]] &= ex.any((1, 2))
-        ok[:, E["D_REINFORCE"]] &= ex.any((1, 2))
+        ok[:, E["D_JAIL_TOOL"]] &= tool
+        ok[:, E["D_TIPOFF"]] &= mem | tool
+        ok[:, E["D_SABOTAGE"]] &= boss | mem
+        ok[:, E["D_REINFORCE"]] &= boss | mem
         ok[:, E["D_BAIL"]] &= (st.pc_len[g] + st.pt_len[g]) > 0
-        ok[:, E["D_RESET"]] &= (st.spent[g, p] & ex[np.arange(n), p]).any(1)
+        ok[:, E["D_RESET"]] &= (_seat_rows(st.spent, g, p) & own_ex).any(1)
         ok[:, E["D_SCOUT"]] &= self._peek_piles(st, g, p).any(1)
         hs = st.hand[g].sum(2) > 0
         hs[np.arange(n), p] = False
