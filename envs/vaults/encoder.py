@@ -329,11 +329,11 @@ class Encoder:
         rows = k["bN"] + self.rotation[seats]  # [B,N] rows of R by relative seat
         k["seats"][...] = R.reshape(B * N, W).take(rows, axis=0)
         my_row = rows[:, 0]
-        hand = st.hand.reshape(B * N, -1).take(my_row, axis=0)
+        hand = st.hand.reshape(B * N, 54).take(my_row, axis=0)
         k["seats"][:, 0, SEAT_HAND:SEAT_HAND + 54] = hand  # my own hand is known to me
         c = col["my_hand"]
         raw[:, c:c + 54] = hand
-        raw[:, c + 54:c + 108] = R[..., SEAT_HAND:SEAT_HAND + 54].reshape(B * N, -1)[my_row]
+        raw[:, c + 54:c + 108] = R[..., SEAT_HAND:SEAT_HAND + 54].reshape(B * N, 54)[my_row]
         # -- global fields ---------------------------------------------------------------------
         raw[:, col["main_deck"]] = st.deck_len
         raw[:, col["disrupt_deck"]] = st.ddeck_len
@@ -349,7 +349,7 @@ class Encoder:
         raw[:, col["window"] + 2] = st.win_passes
         # -- one-hots: values -> columns through one table, one scatter -----------------------
         v = np.concatenate([getattr(st, name) for name in self.hot_state],
-                           dtype=np.int64).reshape(-1, B)
+                           dtype=np.int64).reshape(len(self.hot_state), B)
         v[:4] -= seats
         v[:4] %= N
         hot = v[self.hot_rows] + v[-1] * self.hot_dec
