@@ -809,6 +809,13 @@ class Vaults(Game):
         k = a - self.A_CREW
         return np.where(new, self._new_slot(st, g, p), k) if new.any() else k
 
+    def _fresh_crew(self, st: VaultsState, g: np.ndarray, p: np.ndarray, k: np.ndarray) -> None:
+        """A new crew in slot k starts unspent, unblocked and unmodified."""
+        if g.size:
+            st.spent[g, p, k] = False
+            st.blocked[g, p, k] = False
+            st.mods[g, p, k] = 0
+
     def _play_dest(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         p = st.active[g].astype(np.int64)
         c = st.card_in_play[g].astype(np.int64)
@@ -824,10 +831,7 @@ class Vaults(Game):
         gp, pp, kp = g[put], p[put], k[put]
         st.crew[gp, pp, kp, c[put]] += 1
         st.cstats[gp, pp, kp] = self._crew_stats(st.crew[gp, pp, kp])
-        gn = g[new]
-        st.spent[gn, p[new], k[new]] = False
-        st.blocked[gn, p[new], k[new]] = False
-        st.mods[gn, p[new], k[new]] = 0
+        self._fresh_crew(st, g[new], p[new], k[new])
 
     # -- moving cards between crews [RB "Forming Crews", FAQ "refreshed"] -------------------
     def _move_class_ok(self, cnt: np.ndarray, ex: np.ndarray, room: np.ndarray) -> np.ndarray:
@@ -899,12 +903,8 @@ class Vaults(Game):
         gm = g[mv]
         st.crew[gm, p[mv], src[mv], x[mv]] -= 1
         st.crew[gm, p[mv], k[mv], x[mv]] += 1
-        n_ = gm[new[mv]]
-        kk = k[mv][new[mv]]
-        pp = p[mv][new[mv]]
-        st.spent[n_, pp, kk] = False
-        st.blocked[n_, pp, kk] = False
-        st.mods[n_, pp, kk] = 0
+        nm = new & mv
+        self._fresh_crew(st, g[nm], p[nm], k[nm])
         self._moved(st, gm)
 
     def _swap_card(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
