@@ -47,8 +47,10 @@ S_START, S_DEAL, S_RESHUFFLE, S_KIDNAP, S_RESAMPLE = 1, 2, 3, 4, 5
 ARANGE_T = np.arange(C.NUM_TYPES)
 ARANGE_S = np.arange(C.NUM_STACKS)
 IS_IM = (ARANGE_T == C.INSIDE_MAN).astype(np.float32)
+IS_FIXED = 1 - IS_IM  # the card type has a fixed skill
 JOB_REQ_F = C.JOB_REQ.astype(np.float32)
 SKILL_OH_F = C.SKILL_OH.astype(np.float32)
+SKILL_OF_T = np.ascontiguousarray(SKILL_OH_F.T)  # [skill, type]
 # per skill k, [u, t]: a card of type u has fixed skill k and is at or above type t
 GE_SKILL = [SKILL_OH_F[:, k, None] * (ARANGE_T[:, None] >= ARANGE_T[None, :]) for k in range(3)]
 # observation scale of each field (hand size, score and turns are capped at 30, 100 and 100;
@@ -865,20 +867,22 @@ class GriftersGame(Game):
     def _team_pick_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
         """bool [n, 19]: picks (non-decreasing type) after which the team can still be finished.
 
-        Candidate t is feasible if every skill deficit stays >= 0 and the cards left at or
-        above t (fixed skills up to each deficit, plus Inside Men) can cover what remains.
+        Picking t must leave every skill deficit >= 0, and the cards at or above t must still
+        cover what remains: Inside Men, plus per skill up to its deficit. Every card has one
+        fixed skill or is an Inside Man, so taking t out of both the cards left and the deficits
+        lowers that cover by exactly 1: Inside Men - 1 + sum over skills k of
+        min(cards of skill k at or above t, skill k needed before the pick).
         """
         hand = _rows(s.hand, 19)[g * self.num_players + me].astype(np.float32)
         req = JOB_REQ_F[s.team_job[g]] - s.staging[g] @ SKILL_OH_F  # [n, 3] before this pick
         need = req.sum(axis=1)[:, None] - s.staging[g, IM, None] - 1  # after the pick
-        cover = hand[:, IM, None] - IS_IM[None]  # Inside Men left at or above t
-        ok = (need >= 0) & (hand > 0)
-        for k in range(3):  # per skill: deficit after the pick, cards left at or above t
-            d = req[:, k, None] - SKILL_OH_F[None, :, k]
-            ok &= d >= 0
-            left = hand @ GE_SKILL[k] - SKILL_OH_F[None, :, k]
-            cover += np.minimum(left, d)
-        return ok & (cover >= need) & (ARANGE_T[None] >= s.last_pick[g, None])
+        cover = hand[:, IM, None] - 1 + np.minimum(hand @ GE_SKILL[0], req[:, 0, None])
+        for k in (1, 2):
+            cover += np.minimum(hand @ GE_SKILL[k], req[:, k, None])
+        # no deficit below 0: t's own skill still needed, none over-filled
+        ok = (req @ SKILL_OF_T >= IS_FIXED) & (np.minimum.reduce(req, axis=1) >= 0)[:, None]
+        return (ok & (hand > 0) & (need >= 0) & (cover >= need)
+                & (ARANGE_T >= s.last_pick[g, None]))
 
     def _opp_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
         """bool [n, N] by seat offset: eligible opponents for the pending primitive."""
