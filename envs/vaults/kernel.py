@@ -719,8 +719,11 @@ class Vaults(Game):
         st.dec[g] = NONE
         kind = self._main_kind[a]
         kinds = _kinds(kind)
+        if len(kinds) == 1:
+            self._MAIN_ACTIONS[kinds[0]](self, st, g, a)
+            return
         for k in kinds:
-            m = slice(None) if len(kinds) == 1 else kind == k
+            m = kind == k
             self._MAIN_ACTIONS[k](self, st, g[m], a[m])
 
     def _play_card(self, st: VaultsState, g: np.ndarray, c: np.ndarray) -> None:
