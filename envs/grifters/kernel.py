@@ -29,7 +29,7 @@ NONE, MAIN, TEAM_PICK, CHOOSE_OPP, MM_KEEP, FALLGUY_PICK, THUG_PARTNER, THUG_SKI
 MIDDLEMAN_PICK, IM_NIGHT, IM_CARD, SNITCH_PLAYER, SNITCH_PAIR, WHEELMAN_NIGHT = range(8, 14)
 FENCE_OWN, FENCE_OTHER, FF_EXTRA = 14, 15, 16
 NUM_DECISIONS = 17
-RUN, TURN_END, TURN_START = 17, 18, 19  # automatic: run the program, Refresh, Advance Time
+RUN, TURN_START = 17, 18  # automatic: run the program; a new game before its first turn
 DECISION_NAMES = ("none", "main", "team pick", "choose opponent", "mastermind keep",
                   "fall guy pick", "thug partner", "thug skill", "middle man pick",
                   "inside man night", "inside man card", "snitch player", "snitch pair",
@@ -95,8 +95,8 @@ def _onehot_rows(rows: int, size: int) -> np.ndarray:
 
 # one-hot observation rows looked up by state value: decision, effect card (programs from 19 on
 # are Job rewards), Job (also the Fence's own Job), target Night
-DECISION_OH = _onehot_rows(RUN + 3, NUM_DECISIONS)
-IS_DECISION = (np.arange(RUN + 3) > NONE) & (np.arange(RUN + 3) < NUM_DECISIONS)
+DECISION_OH = _onehot_rows(TURN_START + 1, NUM_DECISIONS)
+IS_DECISION = (np.arange(TURN_START + 1) > NONE) & (np.arange(TURN_START + 1) < NUM_DECISIONS)
 EFFECT_OH = _onehot_rows(C.JOB_PROG + C.NUM_JOBS + 1, C.NUM_TYPES)
 JOB_OH = _onehot_rows(C.NUM_JOBS + 1, C.NUM_JOBS)
 NIGHT_OH = _onehot_rows(4, 3)
@@ -292,7 +292,7 @@ class GriftersGame(Game):
             rng_ctr=np.zeros(B, np.uint64))
         self._pending = {}
         g = np.arange(B)
-        self._turn_start(s, g)
+        self._end_turn(s, self._turn_start(s, g))
         self._run(s, g)
         return s
 
@@ -308,8 +308,9 @@ class GriftersGame(Game):
             _HANDLERS[k](self, s, g[sel], a[sel])
 
     def _run(self, s: GriftersState, idx: np.ndarray) -> None:
-        """Play automatic states (programs, Refresh, Advance Time) and, with auto_forced,
-        single-option decisions, until every game waits for a real decision or is over.
+        """Run card programs (the end of a play carries its turn on through Refresh into the
+        next turn) and, with auto_forced, single-option decisions, until every game waits for
+        a real decision or is over.
 
         Forced decisions are played here rather than by the base class's settle loop, and the
         masks of newly asked decisions are computed once per pass and decision type, so that
@@ -320,10 +321,6 @@ class GriftersGame(Game):
             while g.size:  # a card's program, op after op, until a decision or its end
                 self._exec(s, g)
                 g = g[s.dec[g] == RUN]
-            g = idx[s.dec[idx] == TURN_END]
-            while g.size:  # Refresh, then the next turn; an empty hand goes on to Refresh
-                self._refresh_phase(s, g)
-                g = self._turn_start(s, g)
             if not self._pending:
                 return
             forced, fizzled = self._flush(s)
@@ -367,6 +364,13 @@ class GriftersGame(Game):
             s.dec[g] = NONE
             self._finish(s, g)
 
+    def _end_turn(self, s: GriftersState, g: np.ndarray) -> None:
+        """Refresh, then the next player's turn; one with no cards in hand goes straight on
+        to Refresh again."""
+        while g.size:
+            self._refresh_phase(s, g)
+            g = self._turn_start(s, g)
+
     # == Phase 1: Advance Time =====================================================================
     def _advance(self, s: GriftersState, g: np.ndarray, r: np.ndarray) -> None:
         """Night Three -> Refresh Area (ISK -> Coffers), Two -> Three, One -> Two, in games g
@@ -401,7 +405,6 @@ class GriftersGame(Game):
         pay = r[empty & (stash[r] > 0)]
         stash[pay] -= 1
         _rows(s.night_isk, 3)[pay, 0] += 1
-        s.dec[g[empty]] = TURN_END
         if not _all(empty):
             self._open(s, g[~empty], MAIN)
         return g[empty]
@@ -470,7 +473,7 @@ class GriftersGame(Game):
         """Femme Fatale: pass, or Advance Time again and perform a second Caper."""
         stop = a == A_PASS
         s.extra_capers[g[stop]] = 0
-        s.dec[g[stop]] = TURN_END
+        self._end_turn(s, g[stop])
         g, a = g[~stop], a[~stop]
         if g.size:
             s.extra_capers[g] -= 1
@@ -500,10 +503,10 @@ class GriftersGame(Game):
         s.prog[g] = -1
         extra = s.extra_capers[g] > 0
         if _any(extra):
-            s.dec[g[~extra]] = TURN_END
+            self._end_turn(s, g[~extra])
             self._open(s, g[extra], FF_EXTRA)
         else:
-            s.dec[g] = TURN_END
+            self._end_turn(s, g)
 
     def _op_coffers(self, s: GriftersState, g: np.ndarray, n: np.ndarray) -> None:
         """Take n from the Coffers; taking the last ISK ends the game."""
