@@ -190,6 +190,11 @@ def _seat_rows(arr: np.ndarray, g: np.ndarray, p: np.ndarray) -> np.ndarray:
     return arr.reshape((-1,) + arr.shape[2:]).take(g * arr.shape[1] + p, axis=0)
 
 
+def _tool_room(cstats: np.ndarray) -> np.ndarray:
+    """bool: crews (their `cstats` [...,6]) that exist and can take another tool."""
+    return ((cstats[..., ST_BOSS] + cstats[..., ST_MEM]) > 0) & (cstats[..., ST_TOOL] < C.MAX_TOOLS)
+
+
 def _holds_key(hand: np.ndarray) -> np.ndarray:
     """bool [n]: hands [n,54] that hold a disrupt with the Master Key."""
     return (hand[:, C.KEY_CARDS[0]] + hand[:, C.KEY_CARDS[1]]) > 0
@@ -1131,8 +1136,7 @@ class Vaults(Game):
         # stealing needs a destination: own crew with a boss/member and < 3 tools (not the source)
         steal = op == OP_STEAL
         if steal.any():
-            cr = st.crew[g, owner]
-            room = cr[..., :C.TOOL0].any(-1) & (cr[..., C.TOOL0:].sum(-1) < C.MAX_TOOLS)  # [n,K]
+            room = _tool_room(_seat_rows(st.cstats, g, owner))  # [n,K]
             nroom = room.sum(1)
             okq = np.where(opp[..., None], (nroom >= 1)[:, None, None],
                            (nroom[:, None] - room)[:, None, :] >= 1)  # [n,N,K]
@@ -1140,8 +1144,7 @@ class Vaults(Game):
         here = op == OP_STEAL_HERE
         if here.any():
             a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
-            cc = st.crew[g, a, k]
-            fits = cc[:, :C.TOOL0].any(1) & (cc[:, C.TOOL0:].sum(1) < C.MAX_TOOLS)
+            fits = _tool_room(st.cstats[g, a, k])
             el &= (fits | ~here)[:, None, None, None]
         pmask = np.ones((n, N), bool)
         pmask = np.where((who == WHO_OPP)[:, None], opp, pmask)
@@ -1538,8 +1541,7 @@ class Vaults(Game):
     def _mask_dest_crew(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         m = self._blank(g)
         p = st.owner[g].astype(np.int64)
-        cr = st.crew[g, p]
-        room = cr[..., :C.TOOL0].any(-1) & (cr[..., C.TOOL0:].sum(-1) < C.MAX_TOOLS)
+        room = _tool_room(_seat_rows(st.cstats, g, p))
         same = st.tgt_player[g] == p
         room[np.flatnonzero(same), st.tgt_crew[g[same]]] = False
         m[:, self.A_CREW:self.A_CREW + self.K] = room
