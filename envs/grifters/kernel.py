@@ -166,10 +166,14 @@ def _rows(arr: np.ndarray, width: int) -> np.ndarray:
     return view
 
 
+_ONES = {n: np.ones(n, np.int8) for n in (C.NUM_STACKS, C.NUM_TYPES, NUM_ACTIONS)}
+
+
 def _total(counts: np.ndarray) -> np.ndarray:
-    """Sum over the last axis in the array's own small integer type (no total here exceeds the
-    60 cards or 58 actions of the game); much faster than `sum` on short rows."""
-    return np.einsum("...i->...", counts)
+    """Sum over the last axis (card types, colours, actions) in a small integer type, as a
+    product with ones: no total here exceeds the 60 cards or 58 actions of the game, and a
+    product is much cheaper than `sum` both on one short row and on many."""
+    return counts @ _ONES[counts.shape[-1]]
 
 
 def _any(flags: np.ndarray) -> bool:
@@ -345,7 +349,7 @@ class GriftersGame(Game):
         ms = [self._mask(s, g, dec) for g, dec in zip(gs, pending)]
         g, m = (gs[0], ms[0]) if len(gs) == 1 else (np.concatenate(gs), np.concatenate(ms))
         s.legal_action_mask[g] = m
-        n = _total(m.view(np.uint8))
+        n = _total(m)
         e = g[n == 0]
         if e.size:
             s.dec[e] = RUN
