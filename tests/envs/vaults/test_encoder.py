@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from heistbench.agents.base import sample_legal
 from heistbench.envs.vaults import components as C
+from heistbench.envs.vaults.encoder import _diff_rows
 from heistbench.envs.vaults.kernel import Vaults
 
 
@@ -86,3 +87,21 @@ def test_large_batches_rebuild_exactly_the_changed_rows():
         game.step(st, sample_legal(st.legal_action_mask, rng.random(B)))
         seats = rng.integers(0, 3, B)
         assert kept(st, seats).tobytes() == Encoder(game)(st, seats).tobytes()
+
+
+@pytest.mark.parametrize("shape, dtype", [((64, 3, 27), np.int8), ((64, 3), np.int16),
+                                          ((7, 3, 6), bool), ((9, 44), np.int8)])
+def test_changed_rows_name_every_row_that_changed(shape, dtype):
+    """Rows compared a word at a time: every changed row is named, and only neighbours of
+    changed rows besides (a word may span two rows)."""
+    rng = np.random.default_rng(len(shape))
+    n = shape[0] * (shape[1] if len(shape) > 2 else 1)
+    for _ in range(50):
+        a = rng.integers(0, 2, shape).astype(dtype)
+        b = a.copy()
+        flip = rng.random(shape) < 0.01
+        b[flip] = ~b[flip] if dtype is bool else b[flip] + 1
+        changed = np.flatnonzero((a != b).reshape(n, -1).any(1))
+        named = np.unique(_diff_rows(a, b, n))
+        assert np.isin(changed, named).all()
+        assert (np.abs(named[:, None] - changed).min(1, initial=n) <= 1).all()
