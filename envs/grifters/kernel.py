@@ -416,10 +416,11 @@ class GriftersGame(Game):
     # == Phase 2: Play Specialists =================================================================
     def _main(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
         caper = a < A_STACK
+        if _all(caper):
+            self._caper(s, g, a)
+            return
         self._caper(s, g[caper], a[caper])
         g, a = g[~caper], a[~caper]
-        if g.size == 0:
-            return
         # Complete a Job: take the top Job of the stack, then pick the team
         st = a - A_STACK
         j = 4 * st + s.stack_top[g, st]
@@ -458,16 +459,18 @@ class GriftersGame(Game):
         s.last_pick[g] = a
         s.picks_left[g] -= 1
         done = s.picks_left[g] == 0
-        gd, md = g[done], me[done]
-        if gd.size:  # the team goes into Night One, the Job is the player's, its reward resolves
+        if _any(done):  # the team goes into Night One, the Job is the player's, its reward resolves
+            gd, md = g[done], me[done]
             self._place_staging(s, gd, md)
             j = s.team_job[gd].astype(np.int64)
             s.job_owner[gd, j] = md
             s.prog[gd] = C.JOB_PROG + j
             s.pc[gd] = 0
             s.dec[gd] = RUN
-        if not _all(done):
-            self._open(s, g[~done], TEAM_PICK)
+            if _all(done):
+                return
+            g = g[~done]
+        self._open(s, g, TEAM_PICK)
 
     def _place_staging(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> None:
         _rows(s.night, C.NUM_TYPES)[(g * self.num_players + me) * 3] += s.staging[g]
@@ -982,7 +985,8 @@ class GriftersGame(Game):
         if job.size:
             out[job, self._team_needed_cols] = self._team_needed(s, job)
         mine = (s.current_player == seats) & IS_DECISION.take(s.dec)
-        out[~mine, self._decision_start:] = 0
+        if not _all(mine):
+            out[~mine, self._decision_start:] = 0
         out *= self._obs_scale
         return out
 
