@@ -664,14 +664,24 @@ class Vaults(Game):
             for d in kinds:
                 sel = dec == d
                 self._HANDLERS[d](self, st, idx[sel], actions[sel])
-        # resolve effects up to the next decisions; forced ones leave games to resolve again
-        while idx.size:
-            self._advance(st, idx)
-            done = st.game_over[idx]
-            if done.any():
-                over, idx = idx[done], idx[~done]
-                st.game_over[over] = False
-                self._finish(st, over)
+        # resolve effects up to the next decisions; forced ones leave games to resolve again.
+        # In a large batch, MAIN decisions wait until no forced chain is left elsewhere, so
+        # that their (costly) mask is computed in one call rather than once per round.
+        waiting = []
+        while idx.size or waiting:
+            if idx.size:
+                self._advance(st, idx)
+                done = st.game_over[idx]
+                if done.any():
+                    over, idx = idx[done], idx[~done]
+                    st.game_over[over] = False
+                    self._finish(st, over)
+                if self.auto_forced and st.batch_size > SMALL_BATCH:
+                    main = st.dec[idx] == D["MAIN"]
+                    waiting.append(idx[main])
+                    idx = idx[~main]
+            if idx.size == 0 and waiting:
+                idx, waiting = np.concatenate(waiting), []
             idx = self._refresh(st, idx, self.auto_forced)
 
     def _advance(self, st: VaultsState, idx: np.ndarray) -> None:
