@@ -130,8 +130,13 @@ class Encoder:
         self.head = np.zeros(4, np.float32)
         self.head[col("num_players") + N - 2] = 1
         self.head[col("goal")] = np.float32(game.goal) / np.float32(C.TOTAL_LOOT)
-        self.loot_cols = self.seat0 + 56 + W * np.arange(N)
-        self.turn_cols = self.seat0 + 114 + W * np.arange(N)
+        # the values beyond int8, divided straight into the output: every relative seat's loot
+        # and turns taken, then the turn; `tail_at` [me, .] picks them from the state's loot,
+        # turns taken and turn side by side
+        self.tail_cols = np.concatenate((self.seat0 + 56 + W * np.arange(N),
+                                         self.seat0 + 114 + W * np.arange(N), [col("turn")]))
+        self.tail_caps = np.array([game.goal] * N + [300] * (N + 1), np.int16)
+        self.tail_div = div[self.tail_cols]
         # hand size and disrupts per seat: sums over the hand, capped
         self.hand_sums = np.zeros((54, 2), np.float32)
         self.hand_sums[:, 0] = 1
@@ -144,6 +149,7 @@ class Encoder:
         self.table_cols = slice(col("public_piles"), col("disrupt_used") + 10)
         assert self.table_cols.start == self.seat0 + N * W
         self.rotation = (np.arange(N)[:, None] + np.arange(N)) % N  # [me, r] -> seat
+        self.tail_at = np.concatenate((self.rotation, N + self.rotation, np.full((N, 1), 2 * N)), 1)
         self._build_hot_table()
         self.pool = BufferPool()
         self._consts: dict[int, dict[str, np.ndarray]] = {}
@@ -228,17 +234,12 @@ class Encoder:
                 "crews": R.reshape(B * N, W)[:, self.crew0:self.crew0 + 53 * K].reshape(
                     B * N, K, 53),
                 "bN": np.arange(B)[:, None] * N, "rowS": np.arange(B) * S,
+                "b_tail": np.arange(B)[:, None] * (2 * N + 1),
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
                 "char_tops": np.arange(B)[:, None] * 52 - 1 - j3,
                 "tool_tops": np.arange(B)[:, None] * 24 - 1 - j3,
                 "tops": np.zeros((B, 3), np.int8)}
         return c
-
-    def loot_view(self, out: np.ndarray, offset: int = 56) -> np.ndarray:
-        """[B,N] view of every relative seat's loot column (or the column at `offset`)."""
-        s0 = self.seat0 + offset
-        return out[:, s0:s0 + self.N * self.seat_w].reshape(out.shape[0], self.N,
-                                                            self.seat_w)[:, :, 0]
 
     def seat_blocks(self, st: VaultsState, k: dict) -> np.ndarray:
         """Every seat's block [B,N,W] in absolute seat order (loot and turns come later)."""
@@ -392,10 +393,8 @@ class Encoder:
             np.copyto(o, raw[i:i + CHUNK])
             np.divide(o, self.div, out=o)
         out[:, :4] = self.head
-        c = col["turn"]
-        np.divide(np.minimum(st.turns_total, 300), self.div[c], out=out[:, c])
-        loot = np.minimum(st.loot.reshape(-1).take(rows), g.goal)  # [B,N] relative seats
-        np.divide(loot, self.div[self.loot_cols], out=self.loot_view(out))
-        turns = np.minimum(st.turns_taken.reshape(-1).take(rows), 300)
-        np.divide(turns, self.div[self.turn_cols], out=self.loot_view(out, 114))
+        wide = np.concatenate((st.loot, st.turns_taken, st.turns_total[:, None]), 1)
+        tail = wide.reshape(-1).take(self.tail_at[seats] + k["b_tail"])
+        np.minimum(tail, self.tail_caps, out=tail)
+        out[:, self.tail_cols] = tail / self.tail_div
         return out
