@@ -571,13 +571,17 @@ class GriftersGame(Game):
         Card types are -1 where deck and discard pile were already empty: no card is dealt
         (normal play ends the game before that; crafted states can reach it).
         """
-        re = g[(s.deck_len[g] == 0) & (_total(s.discard[g]) > 0)]
-        if re.size:
-            self._reshuffle(s, re)
+        out = s.deck_len[g] == 0
+        if _any(out):
+            re = g[out & (_total(s.discard[g]) > 0)]
+            if re.size:
+                self._reshuffle(s, re)
         top = s.deck_len[g].astype(np.int64) - 1
         t = np.where(top >= 0, s.deck[g, np.maximum(top, 0)], -1).astype(np.int64)
         s.deck_len[g] = np.maximum(top, 0)
-        ended = (s.deck_len[g] == 0) & (_total(s.discard[g]) == 0)
+        ended = s.deck_len[g] == 0
+        if _any(ended):
+            ended &= _total(s.discard[g]) == 0
         return t, ended
 
     def _reshuffle(self, s: GriftersState, g: np.ndarray) -> None:
@@ -601,9 +605,11 @@ class GriftersGame(Game):
             if live.size == 0:
                 break
             t, ended = self._draw(s, live)
-            d = t >= 0
-            s.hand[live[d], s.current_player[live[d]].astype(np.int64), t[d]] += 1
-            self._end_games(s, live[ended])
+            dealt = t >= 0
+            gd, td = (live, t) if _all(dealt) else (live[dealt], t[dealt])
+            s.hand[gd, s.current_player[gd], td] += 1
+            if _any(ended):
+                self._end_games(s, live[ended])
         g = g[~s.terminated[g]]
         s.pc[g] += 1
 
