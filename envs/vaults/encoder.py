@@ -196,13 +196,8 @@ class Encoder:
                 for t in range(-1, K)], shift=1)
         self.hot_rows = np.array([s[0] for s in segments])
         self.hot_dec = np.array([0] * 7 + [N, N, K + 1])[:, None]  # multiplier of dec
-        # per public pile j: the top vault's group (27 = empty pile) and my peek at it
-        # (vault + 28 if I do not know its front); top 3 Police characters (32 = none) and
-        # tools (44 = none)
-        for j in range(3):
-            peek = col["my_peeks"] + 28 * j + np.r_[np.arange(27), [0], np.full(27, 27), [0]]
-            peek[[27, 55]] = dump
-            segments.append((-1, peek, 0))
+        # per public pile j: the top vault's group (27 = empty pile); top 3 Police characters
+        # (32 = none) and tools (44 = none)
         group = np.append(C.VAULT_GROUP, 9)  # the rows from here on are `table`'s
         for j in range(3):
             segments.append((-1, col["public_piles"] + 11 * j + 1 + group, 0))
@@ -214,9 +209,9 @@ class Encoder:
             segments.append((-1, tools, 0))
         offsets = np.cumsum([0] + [len(s[1]) for s in segments])
         offset = (offsets[:-1] + [s[2] for s in segments])[:, None]
-        self.hot_offset, self.table_offset = offset[:13], offset[13:]
+        self.hot_offset, self.table_offset = offset[:10], offset[10:]
         self.hot_table = np.concatenate([s[1] for s in segments])
-        self.hot_table[offsets[13]:] -= self.table_cols.start  # `table` builds its own block
+        self.hot_table[offsets[10]:] -= self.table_cols.start  # `table` builds its own block
 
     def consts(self, B: int) -> dict:
         c = self._consts.get(B)
@@ -238,7 +233,7 @@ class Encoder:
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
                 "char_tops": np.arange(B)[:, None] * 52 - 1 - j3,
                 "tool_tops": np.arange(B)[:, None] * 24 - 1 - j3,
-                "tops": np.zeros((B, 3), np.int8)}
+                "peeks": np.zeros((B * N, 84), np.int8)}
         return c
 
     def seat_blocks(self, st: VaultsState, k: dict) -> np.ndarray:
@@ -275,8 +270,8 @@ class Encoder:
 
     def table(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
         """The public piles and the Police station of the games `rows` (the columns from
-        `public_piles` to `disrupt_used`, the same for every seat); keeps the piles' tops
-        for `my_peeks`."""
+        `public_piles` to `disrupt_used`, the same for every seat), and every seat's
+        `my_peeks` for when it observes."""
         col, t0 = self.col, self.table_cols.start
         ln = st.vpub_len[rows]
         n = ln.shape[0]
@@ -294,7 +289,8 @@ class Encoder:
         c = col["disrupt_used"] - t0
         blk[:, c:c + 10] = st.dused[rows]
         t = st.vpub.reshape(-1).take(k["pub_tops"][rows] + ln, mode="wrap")
-        k["tops"][rows] = tops = np.where(ln > 0, t, 27)  # 27: empty pile
+        tops = np.where(ln > 0, t, 27)  # 27: empty pile
+        self.peeks(st, k, rows, tops)
         pc_len, pt_len = st.pc_len[rows][:, None], st.pt_len[rows][:, None]
         pc = st.pchar.reshape(-1).take(k["char_tops"][rows] + pc_len, mode="wrap")
         pt = st.ptool.reshape(-1).take(k["tool_tops"][rows] + pt_len, mode="wrap")
@@ -304,6 +300,20 @@ class Encoder:
         hot += self.table_offset
         blk.reshape(-1)[self.hot_table.take(hot) + np.arange(n) * blk.shape[1]] = 1
         k["raw"][rows, t0:self.table_cols.stop] = blk
+
+    def peeks(self, st: VaultsState, k: dict, rows: np.ndarray | slice, tops: np.ndarray) -> None:
+        """`my_peeks` of every seat of the games `rows`, tops [n,3] of their public piles:
+        per pile, the top vault's column if the seat knows its front, else the pile's
+        unknown column (28j + 27); nothing for an empty pile (its one lands in column 84)."""
+        t = tops.astype(np.int64)[:, None, :]  # [n,1,3]
+        n, N = t.shape[0], self.N
+        seat = np.arange(n * N).reshape(n, N, 1)
+        known = st.known_face[rows].reshape(-1).take(seat * 27 + np.minimum(t, 26))
+        at = np.where(known, t, 27) + 28 * self.depth[:3]
+        at = np.where(t < 27, at, 84)
+        blk = np.zeros((n * N, 85), np.int8)
+        blk.reshape(-1)[at + seat * 85] = 1
+        k["peeks"].reshape(-1, N, 84)[rows] = blk[:, :84].reshape(n, N, 84)
 
     def crews(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
         """Crew slots of the seat rows `rows`: exists, cards, skills, spent, blocked,
@@ -350,9 +360,11 @@ class Encoder:
         np.minimum(st.actions, 6, out=raw[:, col["actions_left"]])
         raw[:, col["can_draw"]] = st.can_draw
         stale = _stale_rows(k, "table", B, st.vpub, st.vpub_len, st.revealed, st.police_count,
-                            st.pchar, st.pc_len, st.ptool, st.pt_len, st.dused)
+                            st.pchar, st.pc_len, st.ptool, st.pt_len, st.dused, st.known_face)
         if stale is not None:
             self.table(st, k, stale)
+        c = col["my_peeks"]
+        raw[:, c:c + 84] = k["peeks"].take(my_row, axis=0)
         c = col["overloads"]
         raw[:, c:c + 12] = st.over
         raw[:, col["key_used"]] = st.key_used
@@ -363,9 +375,6 @@ class Encoder:
         v[:4] -= seats
         v[:4] %= N
         hot = v[self.hot_rows] + v[-1] * self.hot_dec
-        tops = k["tops"]
-        known = st.known_face.reshape(-1).take(my_row[:, None] * 27 + tops, mode="clip")
-        hot = np.concatenate((hot, (tops + 28 * ~known).T))
         hot += self.hot_offset
         raw.reshape(-1)[self.hot_table.take(hot) + k["rowS"]] = 1
         setup = st.dec == C.D["BOSS_CHOICE"]
