@@ -43,9 +43,6 @@ WHO[E["B_PICKPOCKET"]] = WHO[E["D_PICKPOCKET"]] = WHO_OPP
 OP[E["D_RESET"]] = OP_RESET
 _SKILLS_F = C.SKILLS.astype(np.float32)  # float tables: matrix products use BLAS
 _SKILLS_TWICE = _SKILLS_F * np.where(C.IS_TOOL, 2, 1)[:, None].astype(np.float32)
-_SKILLS_EXISTS = np.concatenate([_SKILLS_F, C.IS_CHAR[:, None].astype(np.float32)], 1)
-HALF = np.float32(0.5)
-_J3 = np.arange(3)[None, :]
 _SLOT_TYPE = np.repeat(np.arange(C.N_CREW_TYPES), 2)  # Police slots: two per card type
 _SLOT_COPY = (np.arange(2 * C.N_CREW_TYPES) % 2)[None, :]
 _PILE_BASE = np.arange(3) * C.PILE_SIZE  # public pile offsets in a game's flat [3,9] piles
@@ -354,7 +351,6 @@ class Vaults(Game):
             Field("window", 3, "window open (crack / action), passes in a row / N"),
         ])
         self._layout = self.observation_layout  # one seat's view (reveal_hidden wraps it)
-        self._eye_pile = np.eye(28, dtype=np.float32)
 
     def default_max_steps(self) -> int:
         # random play (10 000 games per player count, README) never exceeded 3 000 decisions;
@@ -1685,31 +1681,6 @@ class Vaults(Game):
                  + (8191 - np.minimum(state.turns_taken, 8191))) * 8 + order)
 
     # -- observation [spec §4] ---------------------------------------------------------------
-    def _obs_buffer(self, B: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        """A zeroed observation array [B, size] and its named views (built once per size)."""
-        if B > 64:  # large batches: a fresh array beats zeroing and copying a cached one
-            buf = np.zeros((B, self._layout.size), np.float32)
-            return buf, self._layout.views(buf)
-        cache = self.__dict__.setdefault("_obs_cache", {})
-        if B not in cache:
-            cache.clear()
-            buf = np.zeros((B, self._layout.size), np.float32)
-            cache[B] = (buf, self._layout.views(buf))
-        buf, views = cache[B]
-        buf.fill(0)
-        return buf, views
-
-    def _crew_block(self, obs: np.ndarray) -> np.ndarray:
-        """A [B,N,K,53] view of every seat's crew fields (they are contiguous per seat)."""
-        B, N, K = obs.shape[0], self.num_players, self.K
-        start = self._layout.slice_of("player.crew0", 0).start
-        stride = self._layout.slice_of("player.crew0", 1).start - start
-        region = obs[:, start:start + N * stride]
-        region = region.reshape(B, N, stride)[:, :, :K * 53]
-        view = region.view()
-        view.shape = (B, N, K, 53)  # raises rather than copying
-        return view
-
     def _observe(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         enc = self.__dict__.get("_encoder")
         if enc is None:
