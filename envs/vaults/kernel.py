@@ -1393,12 +1393,12 @@ class Vaults(Game):
         todo, again = g, []
         while todo.size:
             dec = st.dec[todo]
-            d = int(dec.min())
-            if todo.size == 1 or (dec == d).all():
-                sel, todo = todo, todo[:0]
+            if todo.size == 1:
+                d, sel, todo = int(dec[0]), todo, todo[:0]
             else:
+                d = int(dec.min())
                 here = dec == d
-                sel, todo = todo[here], todo[~here]
+                sel, todo = (todo, todo[:0]) if here.all() else (todo[here], todo[~here])
             mask = self._MASKS[d](self, st, sel)
             st.legal_action_mask[sel] = mask
             if not forced:
