@@ -158,9 +158,10 @@ class Encoder:
         """One flat table from (one-hot field, value) to the output column it sets.
 
         `hot_state` names the state's scalars that `__call__` stacks (the first four become
-        seat offsets from the observer); each table row reads one of them, or a combination
-        `dec * m + x` for the fields that show only while a decision is pending, or a
-        per-pile value."""
+        seat offsets from the observer, v - me in [-N, N), shifted by N); each table row reads
+        one of them, or a combination `dec * m + x` for the fields that show only while a
+        decision is pending, or a per-pile value. `scalar_state` follows them in the stack:
+        the values written as they are, at `scalar_cols`."""
         from .kernel import WIN_ACTION, WIN_CRACK
 
         N, K, col = self.N, self.K, self.col
@@ -180,8 +181,9 @@ class Encoder:
         def seg(row: int, cols, shift: int = 0) -> None:
             segments.append((row, np.asarray(cols, np.int64), shift))
 
-        seg(0, col["active_player"] + np.arange(N))
-        seg(1, col["first_player"] + np.arange(N))
+        seat = np.arange(2 * N) % N  # relative seat of v - me + N
+        seg(0, col["active_player"] + seat, shift=N)
+        seg(1, col["first_player"] + seat, shift=N)
         seg(4, [dump] + [col["phase"] + min(p, 4) - 1 for p in range(1, 128)])
         seg(5, col["draw_source"] + np.arange(3))
         seg(6, [dump] + [col["effect"] + e for e in range(1, C.N_EFFECTS)])
@@ -190,12 +192,18 @@ class Encoder:
         win_cols[WIN_CRACK], win_cols[WIN_ACTION] = col["window"], col["window"] + 1
         seg(8, win_cols)
         # pending-decision fields: value dec * m + x
-        seg(3, [col["decision"] + d if r == 0 else dump for d in range(nd) for r in range(N)])
-        seg(2, [col["target_player"] + r if tp[d] else dump for d in range(nd) for r in range(N)])
+        seg(3, [col["decision"] + d if r == 0 else dump for d in range(nd) for r in seat],
+            shift=N)
+        seg(2, [col["target_player"] + r if tp[d] else dump for d in range(nd) for r in seat],
+            shift=N)
         seg(9, [col["target_crew"] + t if tc[d] else dump for d in range(nd)
                 for t in range(-1, K)], shift=1)
         self.hot_rows = np.array([s[0] for s in segments])
-        self.hot_dec = np.array([0] * 7 + [N, N, K + 1])[:, None]  # multiplier of dec
+        self.hot_dec = np.array([0] * 7 + [2 * N, 2 * N, K + 1])[:, None]  # multiplier of dec
+        self.scalar_state = ("deck_len", "ddeck_len", "actions", "can_draw", "key_used",
+                             "win_passes")
+        self.scalar_cols = np.array([col["main_deck"], col["disrupt_deck"], col["actions_left"],
+                                     col["can_draw"], col["key_used"], col["window"] + 2])
         # per public pile j: the top vault's group (27 = empty pile); top 3 Police characters
         # (32 = none) and tools (44 = none)
         group = np.append(C.VAULT_GROUP, 9)  # the rows from here on are `table`'s
@@ -355,10 +363,6 @@ class Encoder:
         raw[:, c:c + 54] = hand
         raw[:, c + 54:c + 108] = R[..., SEAT_HAND:SEAT_HAND + 54].reshape(B * N, 54)[my_row]
         # -- global fields ---------------------------------------------------------------------
-        raw[:, col["main_deck"]] = st.deck_len
-        raw[:, col["disrupt_deck"]] = st.ddeck_len
-        np.minimum(st.actions, 6, out=raw[:, col["actions_left"]])
-        raw[:, col["can_draw"]] = st.can_draw
         stale = _stale_rows(k, "table", B, st.vpub, st.vpub_len, st.revealed, st.police_count,
                             st.pchar, st.pc_len, st.ptool, st.pt_len, st.dused, st.known_face)
         if stale is not None:
@@ -367,23 +371,23 @@ class Encoder:
         raw[:, c:c + 84] = k["peeks"].take(my_row, axis=0)
         c = col["overloads"]
         raw[:, c:c + 12] = st.over
-        raw[:, col["key_used"]] = st.key_used
-        raw[:, col["window"] + 2] = st.win_passes
-        # -- one-hots: values -> columns through one table, one scatter -----------------------
-        v = np.concatenate([getattr(st, name) for name in self.hot_state],
-                           dtype=np.int64).reshape(len(self.hot_state), B)
+        # -- one-hots: values -> columns through one table, one scatter; the other scalars -----
+        h = len(self.hot_state)
+        v = np.concatenate([getattr(st, name) for name in self.hot_state + self.scalar_state],
+                           dtype=np.int64).reshape(h + len(self.scalar_state), B)
+        np.minimum(v[h + 2], 6, out=v[h + 2])  # actions left
+        raw[:, self.scalar_cols] = v[h:].T
         v[:4] -= seats
-        v[:4] %= N
-        hot = v[self.hot_rows] + v[-1] * self.hot_dec
+        hot = v[self.hot_rows] + v[h - 1] * self.hot_dec
         hot += self.hot_offset
         raw.reshape(-1)[self.hot_table.take(hot) + k["rowS"]] = 1
         setup = st.dec == C.D["BOSS_CHOICE"]
-        if setup.any():
+        if np.count_nonzero(setup):
             gs = np.flatnonzero(setup & (st.boss_pick.reshape(-1)[my_row] < 0))
             off = st.boss_offer.reshape(B * N, 2)[my_row[gs]].astype(np.int64)
             raw[gs[:, None], col["my_boss_offer"] + off] = 1
         cracking = st.crack_target >= 0
-        if cracking.any():
+        if np.count_nonzero(cracking):
             gc = np.flatnonzero(cracking)
             me = seats[gc]
             raw[gc, col["crack_crew"] + st.crack_crew[gc].astype(np.int64)] = 1
