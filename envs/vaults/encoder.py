@@ -247,10 +247,10 @@ class Encoder:
     def seat_blocks(self, st: VaultsState, k: dict) -> np.ndarray:
         """Every seat's block [B,N,W] in absolute seat order (loot and turns come later)."""
         R = k["R"]
-        np.minimum(st.hand @ self.hand_sums, self.hand_caps, out=R[..., :SEAT_HAND],
-                   casting="unsafe")
-        R[..., SEAT_HAND:SEAT_HAND + 54] = st.known
         n = R.shape[0] * R.shape[1]  # seat rows
+        rows = _stale_rows(k, "hands", n, st.hand, st.known)
+        if rows is not None:
+            self.hands(st, k, rows)
         rows = _stale_rows(k, "piles", n, st.vpriv, st.vpriv_len)
         if rows is not None:
             self.piles(st, k, rows)
@@ -258,6 +258,13 @@ class Encoder:
         if rows is not None:
             self.crews(st, k, rows)
         return R
+
+    def hands(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
+        """Hand size, disrupts and the known hand of the seat rows `rows`."""
+        hand = st.hand.reshape(-1, 54)[rows]
+        sums = np.minimum(hand @ self.hand_sums, self.hand_caps)
+        k["seat_rows"][rows, :SEAT_HAND] = sums
+        k["seat_rows"][rows, SEAT_HAND:SEAT_HAND + 54] = st.known.reshape(-1, 54)[rows]
 
     def piles(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
         """Vault count, top vault, fails and the whole pile in order, of the seat rows `rows`."""
