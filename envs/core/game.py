@@ -30,6 +30,9 @@ class Game:
     player_counts: ClassVar[tuple[int, ...]]
     GAME_OPTIONS: ClassVar[dict[str, Option]] = {}
     score_scale: ClassVar[float] = 100.0  # divides score margins for reward="score"
+    # True when `_step` itself plays the forced single-option decisions it leads to (honouring
+    # `auto_forced`), so the base need not look for them after every step
+    settles_forced: ClassVar[bool] = False
 
     observation_layout: ObservationLayout  # set by subclasses in __init__ (the base view)
     action_layout: ActionLayout
@@ -240,7 +243,7 @@ class Game:
 
     def _settle(self, state: BatchState, idx: np.ndarray) -> None:
         """Play forced single-option decisions (if enabled) and apply the step bound."""
-        if self.auto_forced:
+        if self.auto_forced and not self.settles_forced:
             for _ in range(self.max_steps):
                 # finished games have an all-False mask, so they never count as forced
                 if idx.size == 1:  # a batch of one: scalar tests, no temporaries
@@ -249,7 +252,9 @@ class Game:
                         break
                     self._step(state, idx, row.nonzero()[0])
                     continue
-                mask = state.legal_action_mask.take(idx, axis=0)
+                mask = state.legal_action_mask
+                if idx.size < state.batch_size:
+                    mask = mask.take(idx, axis=0)
                 one = np.add.reduce(mask, axis=1) == 1
                 if not one.any():
                     break
