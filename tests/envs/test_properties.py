@@ -75,8 +75,9 @@ def test_registry_and_pettingzoo_make(name):
 
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
 def test_random_play_invariants(name, n):
-    """Masks never empty for a live game, conserved totals conserved, games end within the
-    step bound, zero-sum terminal rewards, observations finite and within the space."""
+    """Masks never empty for a live game (nor single-option where the kernel settles forced
+    decisions itself), conserved totals conserved, games end within the step bound,
+    zero-sum terminal rewards, observations finite and within the space."""
     game = envs.game(name, num_players=n)
     state = game.init(np.arange(48) + 1000 * n)
     start = game.conserved(state)
@@ -86,6 +87,8 @@ def test_random_play_invariants(name, n):
         live = ~(s.terminated | s.truncated)
         assert s.legal_action_mask[live].any(axis=1).all(), "empty mask in a live game"
         assert not s.legal_action_mask[~live].any()
+        if game.settles_forced:  # such a kernel never hands a single-option decision out
+            assert (s.legal_action_mask[live].sum(axis=1) > 1).all(), "forced decision left"
         for key, value in game.conserved(s).items():
             assert (value == start[key]).all(), f"{key} not conserved at step {t}"
         if t % 17 == 0:
