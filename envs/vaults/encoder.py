@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .kernel import Vaults, VaultsState
 
 SEAT_HAND, SEAT_VAULTS, SEAT_TOP, SEAT_FAILS, SEAT_PILE = 2, 57, 58, 86, 87  # seat block
+MINE = 192  # my_hand, my_hand_known and my_peeks, per seat
 CHUNK = 64  # rows converted to float32 at a time
 SMALL_BATCH = 16  # batches up to this size keep the parts that did not change
 
@@ -93,6 +94,7 @@ class Encoder:
         self.seat_w = W = col("player.hand_size", 1) - self.seat0
         self.crew0 = col("player.crew0") - self.seat0  # offset of the crews in a seat block
         assert col("player.vault_pile") - self.seat0 == SEAT_PILE
+        assert col("my_peeks") + 84 - col("my_hand") == MINE
         div = np.ones(S, np.float32)
 
         def put(cols: slice | list[int] | int, d: float) -> None:
@@ -241,7 +243,7 @@ class Encoder:
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
                 "char_tops": np.arange(B)[:, None] * 52 - 1 - j3,
                 "tool_tops": np.arange(B)[:, None] * 24 - 1 - j3,
-                "peeks": np.zeros((B * N, 84), np.int8)}
+                "mine": np.zeros((B * N, MINE), np.int8)}
         return c
 
     def seat_blocks(self, st: VaultsState, k: dict) -> np.ndarray:
@@ -260,11 +262,15 @@ class Encoder:
         return R
 
     def hands(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
-        """Hand size, disrupts and the known hand of the seat rows `rows`."""
+        """Hand size, disrupts and the known hand of the seat rows `rows`; their hands and
+        known hands as they see them."""
         hand = st.hand.reshape(-1, 54)[rows]
+        known = st.known.reshape(-1, 54)[rows]
         sums = np.minimum(hand @ self.hand_sums, self.hand_caps)
         k["seat_rows"][rows, :SEAT_HAND] = sums
-        k["seat_rows"][rows, SEAT_HAND:SEAT_HAND + 54] = st.known.reshape(-1, 54)[rows]
+        k["seat_rows"][rows, SEAT_HAND:SEAT_HAND + 54] = known
+        k["mine"][rows, :54] = hand
+        k["mine"][rows, 54:108] = known
 
     def piles(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
         """Vault count, top vault, fails and the whole pile in order, of the seat rows `rows`."""
@@ -328,7 +334,7 @@ class Encoder:
         at = np.where(t < 27, at, 84)
         blk = np.zeros((n * N, 85), np.int8)
         blk.reshape(-1)[at + seat * 85] = 1
-        k["peeks"].reshape(-1, N, 84)[rows] = blk[:, :84].reshape(n, N, 84)
+        k["mine"].reshape(-1, N, MINE)[rows, :, 108:] = blk[:, :84].reshape(n, N, 84)
 
     def crews(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
         """Crew slots of the seat rows `rows`: exists, cards, skills, spent, blocked,
@@ -364,18 +370,14 @@ class Encoder:
         rows = k["bN"] + self.rotation[seats]  # [B,N] rows of R by relative seat
         k["seats"][...] = R.reshape(B * N, W).take(rows, axis=0)
         my_row = rows[:, 0]
-        hand = st.hand.reshape(B * N, 54).take(my_row, axis=0)
-        k["seats"][:, 0, SEAT_HAND:SEAT_HAND + 54] = hand  # my own hand is known to me
-        c = col["my_hand"]
-        raw[:, c:c + 54] = hand
-        raw[:, c + 54:c + 108] = R[..., SEAT_HAND:SEAT_HAND + 54].reshape(B * N, 54)[my_row]
-        # -- global fields ---------------------------------------------------------------------
         stale = _stale_rows(k, "table", B, st.vpub, st.vpub_len, st.revealed, st.police_count,
                             st.pchar, st.pc_len, st.ptool, st.pt_len, st.dused, st.known_face)
         if stale is not None:
             self.table(st, k, stale)
-        c = col["my_peeks"]
-        raw[:, c:c + 84] = k["peeks"].take(my_row, axis=0)
+        c = col["my_hand"]
+        raw[:, c:c + MINE] = k["mine"].take(my_row, axis=0)
+        k["seats"][:, 0, SEAT_HAND:SEAT_HAND + 54] = raw[:, c:c + 54]  # I know my own hand
+        # -- global fields ---------------------------------------------------------------------
         c = col["overloads"]
         raw[:, c:c + 12] = st.over
         # -- one-hots: values -> columns through one table, one scatter; the other scalars -----
