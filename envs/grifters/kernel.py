@@ -29,7 +29,7 @@ NONE, MAIN, TEAM_PICK, CHOOSE_OPP, MM_KEEP, FALLGUY_PICK, THUG_PARTNER, THUG_SKI
 MIDDLEMAN_PICK, IM_NIGHT, IM_CARD, SNITCH_PLAYER, SNITCH_PAIR, WHEELMAN_NIGHT = range(8, 14)
 FENCE_OWN, FENCE_OTHER, FF_EXTRA = 14, 15, 16
 NUM_DECISIONS = 17
-RUN, TURN_START = 17, 18  # automatic: run the program; a new game before its first turn
+RUN, TURN_END, TURN_START = 17, 18, 19  # automatic: run the program, Refresh, Advance Time
 DECISION_NAMES = ("none", "main", "team pick", "choose opponent", "mastermind keep",
                   "fall guy pick", "thug partner", "thug skill", "middle man pick",
                   "inside man night", "inside man card", "snitch player", "snitch pair",
@@ -294,7 +294,7 @@ class GriftersGame(Game):
             tgt_player=np.full(B, -1, np.int8), tgt_night=np.full(B, -1, np.int8),
             fence_own=np.full(B, -1, np.int8), extra_capers=z8(),
             rng_ctr=np.zeros(B, np.uint64))
-        self._pending = {}
+        self._pending, self._turns_over = {}, []
         g = np.arange(B)
         self._end_turn(s, self._turn_start(s, g))
         self._run(s, g)
@@ -303,6 +303,7 @@ class GriftersGame(Game):
     # == the step: one decision, then everything automatic up to the next one ======================
     def _step(self, s: GriftersState, idx: np.ndarray, actions: np.ndarray) -> None:
         self._pending: dict[int, list[np.ndarray]] = {}
+        self._turns_over: list[np.ndarray] = []
         self._dispatch(s, idx, actions)
         self._run(s, idx)
 
@@ -312,9 +313,9 @@ class GriftersGame(Game):
             _HANDLERS[k](self, s, g[sel], a[sel])
 
     def _run(self, s: GriftersState, idx: np.ndarray) -> None:
-        """Run card programs (the end of a play carries its turn on through Refresh into the
-        next turn) and, with auto_forced, single-option decisions, until every game waits for
-        a real decision or is over.
+        """Run card programs, then Refresh and the next turn where a play is over, and, with
+        auto_forced, single-option decisions, until every game waits for a real decision or
+        is over.
 
         Forced decisions are played here rather than by the base class's settle loop, and the
         masks of newly asked decisions are computed once per pass and decision type, so that
@@ -325,6 +326,12 @@ class GriftersGame(Game):
             while g.size:  # a card's program, op after op, until a decision or its end
                 self._exec(s, g)
                 g = g[s.dec[g] == RUN]
+            if self._turns_over:  # Refresh, then the next turn; an empty hand goes on to Refresh
+                parts, self._turns_over = self._turns_over, []
+                g = np.concatenate(parts) if len(parts) > 1 else parts[0]
+                while g.size:
+                    self._refresh_phase(s, g)
+                    g = self._turn_start(s, g)
             if not self._pending:
                 return
             forced, fizzled = self._flush(s)
@@ -369,11 +376,11 @@ class GriftersGame(Game):
             self._finish(s, g)
 
     def _end_turn(self, s: GriftersState, g: np.ndarray) -> None:
-        """Refresh, then the next player's turn; one with no cards in hand goes straight on
-        to Refresh again."""
-        while g.size:
-            self._refresh_phase(s, g)
-            g = self._turn_start(s, g)
+        """The play is over in games g: Refresh and the next turn follow once this pass's
+        programs have run, for all such games together."""
+        if g.size:
+            s.dec[g] = TURN_END
+            self._turns_over.append(g)
 
     # == Phase 1: Advance Time =====================================================================
     def _advance(self, s: GriftersState, g: np.ndarray, r: np.ndarray) -> None:
