@@ -209,6 +209,7 @@ class Vaults(Game):
     version = 0
     player_counts = (2, 3, 4)
     score_scale = 400.0
+    settles_forced = True  # `_refresh` plays forced decisions inside the step
     GAME_OPTIONS = {
         "goal": Option(400, "loot goal that ends the game at once (rulebook: £400-800 for 2 "
                        "players, £400-700 for 3, £400-600 for 4)",

@@ -49,6 +49,8 @@ def check_invariants(game: Vaults, st: VaultsState) -> None:
     assert (st.known <= st.hand).all() and (st.known >= 0).all() and (st.hand >= 0).all()
     live = ~st.done
     assert st.legal_action_mask[live].any(1).all(), "empty mask in a live game"
+    if game.auto_forced:  # the step settles forced decisions itself (Vaults.settles_forced)
+        assert (st.legal_action_mask[live].sum(1) > 1).all(), "a forced decision is pending"
     fresh = st.copy()
     fresh.tops[:] = -1
     game._sync_tops(fresh, np.arange(B))
