@@ -3,22 +3,25 @@
 Every value of the observation is a small integer (a count, a flag or a one-hot index) put
 through a fixed function. The encoder writes those integers into one int8 matrix in the
 layout's own column order -- every seat's block is built once in absolute seat order and one
-gather turns them into the observer's relative seats -- then turns it into float32 with a
-division by a per-column divisor (2 for counts by type, 1 for flags and one-hots, the field's
-scale elsewhere, with the integers clipped where the field is min(1, x / d)). A float32
-division of a small integer gives exactly the float32 of the float64 quotient for every value
-these fields take (a multiply by a rounded reciprocal would not). The few values beyond int8
-(loot, turns) are divided straight into the output.
+gather turns them into the observer's relative seats; what only the observer sees (its hand,
+known hand and peeks) is kept per seat as one block and copied with one take -- then turns it
+into float32 with a division by a per-column divisor (2 for counts by type, 1 for flags and
+one-hots, the field's scale elsewhere, with the integers clipped where the field is
+min(1, x / d)). A float32 division of a small integer gives exactly the float32 of the float64
+quotient for every value these fields take (a multiply by a rounded reciprocal would not). The
+few values beyond int8 (loot, turns) are gathered together and divided straight into the
+output.
 
 Every one-hot is a table lookup: the state's small integers (relative seats, pile tops, the
 pending decision combined with its owner, ...) index one constant table of output columns,
 and one scatter sets them all. A value that shows nothing maps to the `goal` column, which is
 written after the division.
 
-The crews, the vault piles, and the public piles with the Police station change far less
-often than the turn does, so they are rebuilt only where their inputs changed since the last
-call: for a large batch, the seat rows (or games) that changed; for a small one (the AEC env,
-where every NumPy call costs about the same whatever its size), all of it or nothing.
+The hands, the crews, the vault piles, and the public piles with the Police station (and every
+seat's peeks at them) change far less often than the turn does, so they are rebuilt only where
+their inputs changed since the last call: for a large batch, the seat rows (or games) that
+changed, found by comparing kept copies a word at a time; for a small one (the AEC env, where
+every NumPy call costs about the same whatever its size), all of it or nothing.
 """
 
 from __future__ import annotations
