@@ -663,8 +663,8 @@ class GriftersGame(Game):
     def _choose_opp(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
         me = s.current_player[g].astype(np.int64)
         o = (me + a - A_PLAYER) % self.num_players
-        prog, pc = s.prog[g].astype(np.int64), s.pc[g].astype(np.int64)
-        op, n = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc].astype(np.int64)
+        prog, pc = s.prog[g], s.pc[g]
+        op, n = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc]
         steal = (op == C.OPP) | (op == C.RICHEST_OPP)
         bm = op == C.BLACKMAIL
         n = np.where(bm, np.minimum(4, 1 + (s.job_owner[g] == o[:, None]).sum(axis=1)), n)
@@ -910,8 +910,7 @@ class GriftersGame(Game):
     def _opp_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
         """bool [n, N] by seat offset: eligible opponents for the pending primitive."""
         N = self.num_players
-        prog, pc = s.prog[g].astype(np.int64), s.pc[g].astype(np.int64)
-        op = C.PROG_OP[prog, pc]
+        op = C.PROG_OP[s.prog[g], s.pc[g]]
         m = np.ones((g.size, N), bool)
         rich = op == C.RICHEST_OPP
         if _any(rich):
