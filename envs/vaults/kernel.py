@@ -171,6 +171,14 @@ def _any_last(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def _among(g: np.ndarray, arr: np.ndarray, value: int) -> tuple:
+    """(the games of g where arr[g] == value, the others); a batch of one by a scalar test."""
+    if g.size == 1:
+        return (g, g[:0]) if arr[g[0]] == value else (g[:0], g)
+    m = arr[g] == value
+    return g[m], g[~m]
+
+
 def _meets(skills: np.ndarray, combo: np.ndarray) -> np.ndarray:
     """bool: skills [...,3] meet a combination [...,3] (broadcast) in every skill."""
     if skills.shape[0] <= SMALL_BATCH:
@@ -668,9 +676,8 @@ class Vaults(Game):
         while idx.size or waiting:
             if idx.size:
                 self._advance(st, idx)
-                done = st.game_over[idx]
-                if done.any():
-                    over, idx = idx[done], idx[~done]
+                over, idx = _among(idx, st.game_over, True)
+                if over.size:
                     st.game_over[over] = False
                     self._finish(st, over)
                 if self.auto_forced and st.batch_size > SMALL_BATCH:
@@ -686,11 +693,17 @@ class Vaults(Game):
         g = idx
         for _ in range(200):
             # a game with a decision pending keeps it until the next step
-            g = g[(st.dec[g] == NONE) & ~st.game_over[g]]
-            if g.size == 0:
-                return
-            has = st.slen[g] > 0
-            queued, rest = g[has], g[~has]
+            if g.size == 1:  # a batch of one: scalar tests
+                b = g[0]
+                if st.dec[b] != NONE or st.game_over[b]:
+                    return
+                queued, rest = (g, g[:0]) if st.slen[b] > 0 else (g[:0], g)
+            else:
+                g = g[(st.dec[g] == NONE) & ~st.game_over[g]]
+                if g.size == 0:
+                    return
+                has = st.slen[g] > 0
+                queued, rest = g[has], g[~has]
             if queued.size:
                 self._start_effects(st, queued)
             if rest.size:
@@ -700,9 +713,8 @@ class Vaults(Game):
     def _continue(self, st: VaultsState, g: np.ndarray) -> None:
         """Nothing queued: the window goes on, the crack flips, or the active player acts."""
         N = self.num_players
-        open_ = st.win_kind[g] != win.NO_WINDOW
-        if open_.any():
-            w = g[open_]
+        _, w = _among(g, st.win_kind, win.NO_WINDOW)
+        if w.size:
             can = st.hand[w, :, C.DISRUPT0:].sum(axis=2) > 0
             act = st.win_kind[w] == WIN_ACTION
             can[np.flatnonzero(act), st.active[w[act]]] = False
@@ -710,10 +722,9 @@ class Vaults(Game):
             ask = seat >= 0
             st.dec[w[ask]] = D["RESPONSE"]
             st.owner[w[ask]] = seat[ask]
-            g = g[st.dec[g] == NONE]  # closed windows go on at once
-        isflip = st.resume[g] == RESUME_FLIP
-        if isflip.any():
-            flip, g = g[isflip], g[~isflip]
+            g = _among(g, st.dec, NONE)[0]  # closed windows go on at once
+        flip, g = _among(g, st.resume, RESUME_FLIP)
+        if flip.size:
             st.resume[flip] = RESUME_NONE
             self._flip(st, flip)
         if g.size:
