@@ -17,9 +17,9 @@ pending decision combined with its owner, ...) index one constant table of outpu
 and one scatter sets them all. A value that shows nothing maps to the `goal` column, which is
 written after the division.
 
-The hands, the crews, the vault piles, and the public piles with the Police station (and every
-seat's peeks at them) change far less often than the turn does, so they are rebuilt only where
-their inputs changed since the last call: for a large batch, the seat rows (or games) that
+The hands, the crews, the vault piles, the public piles (with every seat's peeks at them) and
+the Police station change far less often than the turn does, so each is rebuilt only where its
+inputs changed since the last call: for a large batch, the seat rows (or games) that
 changed, found by comparing kept copies a word at a time; for a small one (the AEC env, where
 every NumPy call costs about the same whatever its size), all of it or nothing.
 """
@@ -152,6 +152,7 @@ class Encoder:
         # per crew slot: skills of its cards, and its characters (it exists iff it has one)
         self.crew_table = np.concatenate([C.SKILLS, C.IS_CHAR[:, None]], 1).astype(np.float32)
         self.table_cols = slice(col("public_piles"), col("disrupt_used") + 10)
+        self.police0 = col("police_counts")
         assert self.table_cols.start == self.seat0 + N * W
         self.rotation = (np.arange(N)[:, None] + np.arange(N)) % N  # [me, r] -> seat
         self.tail_at = np.concatenate((self.rotation, N + self.rotation, np.full((N, 1), 2 * N)), 1)
@@ -211,7 +212,7 @@ class Encoder:
                                      col["can_draw"], col["key_used"], col["window"] + 2])
         # per public pile j: the top vault's group (27 = empty pile); top 3 Police characters
         # (32 = none) and tools (44 = none)
-        group = np.append(C.VAULT_GROUP, 9)  # the rows from here on are `table`'s
+        group = np.append(C.VAULT_GROUP, 9)  # the rows from here on are `public`'s, `police`'s
         for j in range(3):
             segments.append((-1, col["public_piles"] + 11 * j + 1 + group, 0))
         for j in range(3):
@@ -222,9 +223,11 @@ class Encoder:
             segments.append((-1, tools, 0))
         offsets = np.cumsum([0] + [len(s[1]) for s in segments])
         offset = (offsets[:-1] + [s[2] for s in segments])[:, None]
-        self.hot_offset, self.table_offset = offset[:10], offset[10:]
+        self.hot_offset, self.public_offset, self.police_offset = np.split(offset, [10, 13])
         self.hot_table = np.concatenate([s[1] for s in segments])
-        self.hot_table[offsets[10]:] -= self.table_cols.start  # `table` builds its own block
+        # `public` and `police` build their own blocks
+        self.hot_table[offsets[10]:offsets[13]] -= self.table_cols.start
+        self.hot_table[offsets[13]:] -= self.police0
 
     def consts(self, B: int) -> dict:
         c = self._consts.get(B)
@@ -292,14 +295,14 @@ class Encoder:
         np.matmul(pile > 0, self.is_fail, out=blk[:, SEAT_FAILS - SEAT_VAULTS])
         k["seat_rows"][rows, SEAT_VAULTS:SEAT_PILE + 27] = blk
 
-    def table(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
-        """The public piles and the Police station of the games `rows` (the columns from
-        `public_piles` to `disrupt_used`, the same for every seat), and every seat's
+    def public(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
+        """The public piles and revealed fronts of the games `rows` (the columns from
+        `public_piles` to `police_counts`, the same for every seat), and every seat's
         `my_peeks` for when it observes."""
         col, t0 = self.col, self.table_cols.start
         ln = st.vpub_len[rows]
         n = ln.shape[0]
-        blk = np.zeros((n, self.table_cols.stop - t0), np.int8)
+        blk = np.zeros((n, self.police0 - t0), np.int8)
         c = col["public_piles"] - t0
         blk[:, c:c + 33:11] = ln
         revealed = st.revealed[rows]
@@ -308,20 +311,29 @@ class Encoder:
         c = col["unrevealed_by_group"] - t0
         seen = np.add.reduce(revealed.reshape(n, 9, 3), -1, np.int8)
         np.subtract(3, seen, out=blk[:, c:c + 9])
-        c = col["police_counts"] - t0
-        blk[:, c:c + 44] = st.police_count[rows]
-        c = col["disrupt_used"] - t0
-        blk[:, c:c + 10] = st.dused[rows]
         t = st.vpub.reshape(-1).take(k["pub_tops"][rows] + ln, mode="wrap")
         tops = np.where(ln > 0, t, 27)  # 27: empty pile
         self.peeks(st, k, rows, tops)
+        hot = tops.T + self.public_offset
+        blk.reshape(-1)[self.hot_table.take(hot) + np.arange(n) * blk.shape[1]] = 1
+        k["raw"][rows, t0:self.police0] = blk
+
+    def police(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
+        """The Police station and the used disrupts of the games `rows` (the columns from
+        `police_counts` to `disrupt_used`, the same for every seat)."""
+        col, t0 = self.col, self.police0
         pc_len, pt_len = st.pc_len[rows][:, None], st.pt_len[rows][:, None]
+        n = pc_len.shape[0]
+        blk = np.zeros((n, self.table_cols.stop - t0), np.int8)
+        blk[:, :44] = st.police_count[rows]
+        c = col["disrupt_used"] - t0
+        blk[:, c:c + 10] = st.dused[rows]
         pc = st.pchar.reshape(-1).take(k["char_tops"][rows] + pc_len, mode="wrap")
         pt = st.ptool.reshape(-1).take(k["tool_tops"][rows] + pt_len, mode="wrap")
         j3 = self.depth[:3]
-        hot = np.concatenate((tops.T, np.where(pc_len > j3, pc, 32).T,
-                              np.where(pt_len > j3, pt, 44).T), dtype=np.int64)
-        hot += self.table_offset
+        hot = np.concatenate((np.where(pc_len > j3, pc, 32).T, np.where(pt_len > j3, pt, 44).T),
+                             dtype=np.int64)
+        hot += self.police_offset
         blk.reshape(-1)[self.hot_table.take(hot) + np.arange(n) * blk.shape[1]] = 1
         k["raw"][rows, t0:self.table_cols.stop] = blk
 
@@ -373,10 +385,13 @@ class Encoder:
         rows = k["bN"] + self.rotation[seats]  # [B,N] rows of R by relative seat
         k["seats"][...] = R.reshape(B * N, W).take(rows, axis=0)
         my_row = rows[:, 0]
-        stale = _stale_rows(k, "table", B, st.vpub, st.vpub_len, st.revealed, st.police_count,
-                            st.pchar, st.pc_len, st.ptool, st.pt_len, st.dused, st.known_face)
+        stale = _stale_rows(k, "public", B, st.vpub, st.vpub_len, st.revealed, st.known_face)
         if stale is not None:
-            self.table(st, k, stale)
+            self.public(st, k, stale)
+        stale = _stale_rows(k, "police", B, st.police_count, st.pchar, st.pc_len, st.ptool,
+                            st.pt_len, st.dused)
+        if stale is not None:
+            self.police(st, k, stale)
         c = col["my_hand"]
         raw[:, c:c + MINE] = k["mine"].take(my_row, axis=0)
         k["seats"][:, 0, SEAT_HAND:SEAT_HAND + 54] = raw[:, c:c + 54]  # I know my own hand
