@@ -1143,27 +1143,37 @@ class Vaults(Game):
         self._to_police_counts(st, g, jail)
         self._normalize(st, g, a)
 
+    def _card_ok(self, st: VaultsState, g: np.ndarray, cards: np.ndarray,
+                 opp: np.ndarray) -> np.ndarray:
+        """bool [n,...,K,44]: of the cards [n,...,K,44] in crews of seats that are (opp
+        [n,...]) the effect owner's opponents or not, those the pending effect may take."""
+        e = st.effect[g].astype(np.int64)
+        lead = (slice(None),) + (None,) * (cards.ndim - 3)  # [n] -> [n,...]
+        el = cards & C.TARGET_CLASS[e][lead + (None,)]
+        op = OP[e]
+        # stealing needs a destination: own crew with a boss/member and < 3 tools (not the source)
+        steal = op == OP_STEAL
+        if steal.any():
+            room = _tool_room(_seat_rows(st.cstats, g, st.owner[g].astype(np.int64)))  # [n,K]
+            nroom = room.sum(1)
+            okq = np.where(opp[..., None], nroom[lead][..., None] >= 1,
+                           (nroom[:, None] - room)[lead] >= 1)  # [n,...,K]
+            el &= np.where(steal[lead][..., None], okq, True)[..., None]
+        here = op == OP_STEAL_HERE
+        if here.any():
+            a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
+            fits = _tool_room(st.cstats[g, a, k])
+            el &= (fits | ~here)[lead][..., None, None]
+        return el
+
     def _eligible(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """bool [n,P,K,44]: cards the pending card-targeting effect may choose."""
         e = st.effect[g].astype(np.int64)
         owner = st.owner[g].astype(np.int64)
         n, N, K = g.size, self.num_players, self.K
-        el = (st.crew[g] > 0) & C.TARGET_CLASS[e][:, None, None, :]
         op, who = OP[e], WHO[e]
         opp = np.arange(N)[None, :] != owner[:, None]  # [n,N]
-        # stealing needs a destination: own crew with a boss/member and < 3 tools (not the source)
-        steal = op == OP_STEAL
-        if steal.any():
-            room = _tool_room(_seat_rows(st.cstats, g, owner))  # [n,K]
-            nroom = room.sum(1)
-            okq = np.where(opp[..., None], (nroom >= 1)[:, None, None],
-                           (nroom[:, None] - room)[:, None, :] >= 1)  # [n,N,K]
-            el &= np.where(steal[:, None, None], okq, True)[..., None]
-        here = op == OP_STEAL_HERE
-        if here.any():
-            a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
-            fits = _tool_room(st.cstats[g, a, k])
-            el &= (fits | ~here)[:, None, None, None]
+        el = self._card_ok(st, g, st.crew[g] > 0, opp)
         pmask = np.ones((n, N), bool)
         pmask = np.where((who == WHO_OPP)[:, None], opp, pmask)
         opp_any = (el & opp[..., None, None]).any((2, 3)).any(1)
@@ -1176,6 +1186,13 @@ class Vaults(Game):
             only[np.arange(n), st.active[g], st.crack_crew[g]] = True
             el &= np.where(fail[:, None, None], only, True)[..., None]
         return el
+
+    def _chosen_eligible(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        """bool [n,K,44]: `_eligible` of the chosen player's crews only. That player passed
+        the player mask (or is the cracking player of a Fail, checked when it opened), so the
+        choice of players, which needs every seat's cards, holds for them."""
+        q = st.tgt_player[g].astype(np.int64)
+        return self._card_ok(st, g, _seat_rows(st.crew, g, q) > 0, q != st.owner[g])
 
     def _open_target(self, st: VaultsState, g: np.ndarray) -> None:
         """Set the first decision of a targeted effect, or let it fizzle."""
@@ -1524,7 +1541,7 @@ class Vaults(Game):
         rows = np.arange(g.size)
         op = OP[st.effect[g].astype(np.int64)]
         ex = self.exists(st, g)[rows, q]  # [n,K]
-        el = self._eligible(st, g)[rows, q].any(-1)
+        el = _any_last(self._chosen_eligible(st, g))
         ok = np.where((op == OP_MOD)[:, None], ex,
                       np.where((op == OP_RESET)[:, None], ex & st.spent[g, q], el))
         m[:, self.A_CREW:self.A_CREW + K] = ok
@@ -1532,8 +1549,7 @@ class Vaults(Game):
 
     def _mask_target_card(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         m = self._blank(g)
-        rows = np.arange(g.size)
-        el = self._eligible(st, g)[rows, st.tgt_player[g], st.tgt_crew[g]]
+        el = self._chosen_eligible(st, g)[np.arange(g.size), st.tgt_crew[g]]
         m[:, :C.N_CREW_TYPES] = el
         return m
 
