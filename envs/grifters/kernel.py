@@ -64,6 +64,7 @@ FIELD_SCALE = {"coffers": 1 / 75, "deck_size": 1 / 48, "discard": 1 / 3, "turn":
                "mastermind_draw": 1 / 3, "extra_capers": 1 / 3}
 IM = C.INSIDE_MAN
 JOB_STACK_OH = np.eye(C.NUM_STACKS, dtype=np.float32)[C.JOB_STACK]  # [20, 5]
+PROG_STEP = np.stack([C.PROG_OP, C.PROG_ARG], axis=-1)  # [program, step] -> (op, arg), one lookup
 
 
 def _job_feasible_table() -> tuple[np.ndarray, np.ndarray]:
@@ -357,8 +358,9 @@ class GriftersGame(Game):
         g, m = (gs[0], ms[0]) if len(gs) == 1 else (np.concatenate(gs), np.concatenate(ms))
         s.legal_action_mask[g] = m
         n = _total(m)
-        e = g[n == 0]
-        if e.size:
+        e = g[:0]
+        if not _all(n):
+            e = g[n == 0]
             s.dec[e] = RUN
             s.pc[e] += 1
         return (g[n == 1] if self.auto_forced else g[:0]), e
@@ -496,8 +498,8 @@ class GriftersGame(Game):
 
     # -- the program interpreter -------------------------------------------------------------------
     def _exec(self, s: GriftersState, g: np.ndarray) -> None:
-        prog, pc = s.prog[g], s.pc[g]
-        op, arg = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc]
+        step = PROG_STEP[s.prog[g], s.pc[g]]
+        op, arg = step[:, 0], step[:, 1]
         for o, sel in _groups(op):
             if o in _OPENS_DECISION:  # the effect starts with a choice
                 self._open(s, g[sel], _OPENS_DECISION[o])
@@ -663,8 +665,8 @@ class GriftersGame(Game):
     def _choose_opp(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
         me = s.current_player[g].astype(np.int64)
         o = (me + a - A_PLAYER) % self.num_players
-        prog, pc = s.prog[g], s.pc[g]
-        op, n = C.PROG_OP[prog, pc], C.PROG_ARG[prog, pc]
+        step = PROG_STEP[s.prog[g], s.pc[g]]
+        op, n = step[:, 0], step[:, 1]
         steal = (op == C.OPP) | (op == C.RICHEST_OPP)
         bm = op == C.BLACKMAIL
         n = np.where(bm, np.minimum(4, 1 + (s.job_owner[g] == o[:, None]).sum(axis=1)), n)
