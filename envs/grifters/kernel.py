@@ -667,10 +667,12 @@ class GriftersGame(Game):
         o = (me + a - A_PLAYER) % self.num_players
         step = PROG_STEP[s.prog[g], s.pc[g]]
         op, n = step[:, 0], step[:, 1]
-        steal = (op == C.OPP) | (op == C.RICHEST_OPP)
         bm = op == C.BLACKMAIL
-        n = np.where(bm, np.minimum(4, 1 + (s.job_owner[g] == o[:, None]).sum(axis=1)), n)
-        st = steal | bm
+        if _any(bm):
+            n = np.where(bm, np.minimum(4, 1 + (s.job_owner[g] == o[:, None]).sum(axis=1)), n)
+        st = (op == C.OPP) | (op == C.RICHEST_OPP) | bm
+        if _all(st):
+            st = slice(None)  # every game steals (the common case): no split
         self._steal(s, g[st], me[st], o[st], n[st])
         s.pc[g[st]] += 1
         s.dec[g[st]] = RUN
@@ -678,8 +680,8 @@ class GriftersGame(Game):
         if _any(k):
             self._kidnap(s, g[k], me[k], o[k])
         ab = op == C.ABDUCT
-        s.tgt_player[g[ab]] = o[ab]
         if _any(ab):
+            s.tgt_player[g[ab]] = o[ab]
             self._open(s, g[ab], IM_NIGHT)
 
     def _kidnap(self, s: GriftersState, g: np.ndarray, me: np.ndarray, o: np.ndarray) -> None:
