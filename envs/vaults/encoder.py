@@ -66,20 +66,24 @@ def _stale_rows(k: dict, part: str, n: int, *inputs: np.ndarray) -> np.ndarray |
     k[part + " inputs"] = [a.copy() for a in inputs]
     if last is None:
         return slice(None)
-    rows = np.unique(np.concatenate([_diff_rows(a, b, n) for a, b in zip(inputs, last)]))
+    changed = np.zeros(n, bool)
+    for a, b in zip(inputs, last):
+        _mark_changed(changed, a, b)
+    rows = np.flatnonzero(changed)
     return rows if rows.size else None
 
 
-def _diff_rows(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
-    """Rows (of the n that a and b [n, ...] have) where they differ, with repeats. Compared a
-    word at a time: 8 bytes where rows are at least that long (a word across two rows names
-    both), else the widest word that divides a row -- far fewer elements than a per-row
-    reduction over a short last axis."""
+def _mark_changed(changed: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """Mark in `changed` [n] the rows where a and b [n, ...] differ. Compared a word at a
+    time: 8 bytes where rows are at least that long (a word across two rows marks both), else
+    the widest word that divides a row -- far fewer elements than a per-row reduction over a
+    short last axis."""
     a, b = a.reshape(-1).view(np.uint8), b.reshape(-1).view(np.uint8)
-    row = a.size // n  # bytes
+    row = a.size // changed.size  # bytes
     w = 8 if row >= 8 and a.size % 8 == 0 else min(row & -row, 8)
     at = np.flatnonzero(a.view(f"u{w}") != b.view(f"u{w}")) * w
-    return np.concatenate((at // row, (at + w - 1) // row))
+    changed[at // row] = True
+    changed[(at + w - 1) // row] = True
 
 
 class Encoder:
