@@ -54,6 +54,7 @@ ST_SK2, ST_BOSS, ST_MEM, ST_TOOL = slice(0, 3), 3, 4, 5
 # every vault's combination, then one no crew meets: indexed by a target's top vault, an
 # empty pile (-1) picks the last row; a Master Key meets every other combination
 _COMBO_OR_EMPTY = np.concatenate([C.VAULT_COMBO, np.full((1, 3), 999, np.int16)])
+_COMBO_BY_SKILL = _COMBO_OR_EMPTY.T.copy()  # [3,28]: a gather with it comes out batch-last
 _KEY_SKILLS = np.int16(998)
 _CLASS_CAP = C.CLASS_CAP[:, None, None]  # against batch-last counts [3,K,n]
 MOD_SIGN = np.zeros(C.N_EFFECTS, np.int8)
@@ -958,7 +959,7 @@ class Vaults(Game):
                        key: np.ndarray) -> np.ndarray:
         """bool [...,6,n]: targets whose combination the skills maxs [3,...,n] meet, or any
         target with a key (key bool [n]); batch last."""
-        cmb = _COMBO_OR_EMPTY[self._target_tops(st, g)].T  # [3,6,n]
+        cmb = _COMBO_BY_SKILL[:, self._target_tops(st, g).T]  # [3,6,n], contiguous
         sk = np.where(key, _KEY_SKILLS, maxs)[..., None, :]  # [3,...,1,n]
         return (sk[0] >= cmb[0]) & (sk[1] >= cmb[1]) & (sk[2] >= cmb[2])
 
