@@ -63,12 +63,13 @@ def _stale_rows(k: dict, part: str, n: int, *inputs: np.ndarray) -> np.ndarray |
     if k["R"].shape[0] <= SMALL_BATCH:
         return slice(None) if _changed(k, part, *inputs) else None
     last = k.get(part + " inputs")
-    k[part + " inputs"] = [a.copy() for a in inputs]
     if last is None:
+        k[part + " inputs"] = [a.copy() for a in inputs]
         return slice(None)
     changed = np.zeros(n, bool)
     for a, b in zip(inputs, last):
         _mark_changed(changed, a, b)
+        np.copyto(b, a)
     rows = np.flatnonzero(changed)
     return rows if rows.size else None
 
