@@ -887,10 +887,11 @@ class Vaults(Game):
         return cnt, ex, ex & (cnt < _CLASS_CAP)
 
     def _move_card_ok(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
-        """bool [n,K,44]: cards of the active player's crews that have a legal destination."""
-        p = st.active[g]
-        ok = self._move_class_ok(*self._class_counts(st, g, p))
-        return (st.crew[g, p] > 0) & ok[C.CLASS_OF].T
+        """bool [n,44]: cards of the active player's source crew that have a legal
+        destination (the class test needs every crew, the cards only the source's)."""
+        p, src = st.active[g], st.src_crew[g]
+        ok = self._move_class_ok(*self._class_counts(st, g, p))[:, src, np.arange(g.size)]
+        return (st.crew[g, p, src] > 0) & ok[C.CLASS_OF].T
 
     def _move_dests(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """bool [n,K+1]: destinations (crew k, or a new crew last) of the card being moved."""
@@ -1584,7 +1585,7 @@ class Vaults(Game):
 
     def _mask_move_card(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         m = self._blank(g)
-        m[:, :C.N_CREW_TYPES] = self._move_card_ok(st, g)[np.arange(g.size), st.src_crew[g]]
+        m[:, :C.N_CREW_TYPES] = self._move_card_ok(st, g)
         return m
 
     def _mask_move_dest(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
