@@ -734,9 +734,10 @@ class Vaults(Game):
             st.card_in_play[g] = -1
             st.effect[g] = NONE
             st.dec[g] = D["MAIN"]
-            stuck = (st.actions[g] == 0) & ~st.hand[g, a, C.DISRUPT0:].any(1)
-            if stuck.any():
-                self._end_turn(st, g[stuck])
+            idle = _among(g, st.actions, 0)[0]  # no action left: only a disrupt could be played
+            if idle.size:
+                stuck = idle[~st.hand[idle, st.active[idle], C.DISRUPT0:].any(1)]
+                self._end_turn(st, stuck)
 
     # -- MAIN -------------------------------------------------------------------------------
     def _main(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
