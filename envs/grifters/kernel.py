@@ -207,6 +207,7 @@ class GriftersGame(Game):
     version: ClassVar[int] = 0
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     score_scale: ClassVar[float] = 25.0
+    settles_forced: ClassVar[bool] = True  # `_run` plays forced decisions inside the step
     GAME_OPTIONS: ClassVar[dict[str, Option]] = {
         "first_player": Option(None, "start player seat; None draws it from the game seed "
                                "(the rulebook's 'most recent legal infraction')",
