@@ -256,10 +256,12 @@ class Game:
                 if idx.size < state.batch_size:
                     mask = mask.take(idx, axis=0)
                 one = np.add.reduce(mask, axis=1) == 1
-                if not one.any():
+                if not np.count_nonzero(one):
                     break
                 self._step(state, idx.compress(one), mask.compress(one, axis=0).argmax(axis=1))
-        if np.maximum.reduce(state.steps.take(idx), initial=0) >= self.max_steps:
+        longest = (state.steps[idx[0]] if idx.size == 1
+                   else np.maximum.reduce(state.steps.take(idx), initial=0))
+        if longest >= self.max_steps:
             over = idx[~state.terminated[idx] & (state.steps[idx] >= self.max_steps)]
             state.truncated[over] = True
             state.current_player[over] = -1
