@@ -441,7 +441,8 @@ class GriftersGame(Game):
         self._open(s, g, TEAM_PICK)
 
     def _caper(self, s: GriftersState, g: np.ndarray, t: np.ndarray) -> None:
-        """Perform a Caper: the card goes to staging and its program starts."""
+        """Perform a Caper: the card goes to staging and its program starts. The effect's
+        targets are still clear from Refresh (a second Caper clears them in `_ff_extra`)."""
         if g.size == 0:
             return
         me = s.current_player[g]
@@ -449,9 +450,6 @@ class GriftersGame(Game):
         s.staging[g, t] += 1
         s.prog[g] = t
         s.pc[g] = 0
-        s.tgt_player[g] = -1
-        s.tgt_night[g] = -1
-        s.fence_own[g] = -1
         s.dec[g] = RUN
 
     def _take_from_hand(self, s: GriftersState, g: np.ndarray, p: np.ndarray,
@@ -494,6 +492,9 @@ class GriftersGame(Game):
         g, a = g[~stop], a[~stop]
         if g.size:
             s.extra_capers[g] -= 1
+            s.tgt_player[g] = -1
+            s.tgt_night[g] = -1
+            s.fence_own[g] = -1
             self._advance(s, g, g * self.num_players + s.current_player[g])
             self._caper(s, g, a)
 
@@ -804,7 +805,8 @@ class GriftersGame(Game):
     # == Phase 3: Refresh ==========================================================================
     def _refresh_phase(self, s: GriftersState, g: np.ndarray) -> None:
         """Refresh Area back to hand (publicly), then the next player clockwise, whose turn
-        `_turn_start` begins."""
+        `_turn_start` begins. The effect's context is cleared for that turn; no program runs
+        and no Femme Fatale caper is left (`_op_end` and `_ff_extra` saw to both)."""
         me = s.current_player[g]
         r = g * self.num_players + me
         refresh = _rows(s.refresh, 19)
@@ -815,9 +817,7 @@ class GriftersGame(Game):
         _rows(s.turns_taken, -1)[r] += 1
         s.turns_total[g] += 1
         s.current_player[g] = (me + 1) % self.num_players
-        s.prog[g] = -1
         s.team_job[g] = -1
-        s.extra_capers[g] = 0
         s.tgt_player[g] = -1
         s.tgt_night[g] = -1
         s.fence_own[g] = -1
