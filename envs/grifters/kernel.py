@@ -248,6 +248,13 @@ class GriftersGame(Game):
                 scale[lay.slice_of(f"player.{f.name}", i)] = BLOCK_SCALE[f.name]
         self._obs_scale = scale
         self._seat_ids = np.arange(n)[None, :]
+        # row (active seat) * N + start seat -> [seat, (is start player, is active)]; active -1
+        # (the game is over) reads the last N rows, which have no active seat
+        seat = np.arange(n)
+        is_start = np.broadcast_to(seat[:, None] == seat, (n + 1, n, n))  # [active, start, seat]
+        is_active = np.eye(n + 1, n, dtype=bool)[:, None, :]
+        self._start_active = np.stack(np.broadcast_arrays(is_start, is_active), axis=-1).reshape(
+            -1, n, 2).astype(np.int8)
         self._clockwise = (np.arange(n)[:, None] + np.arange(n)) % n  # [seat, offset] -> seat
         # [target seat, observer] -> one-hot target offset; target -1 (none) is the zero row
         self._target_oh = np.zeros((n + 1, n, 4), np.int8)
@@ -1018,8 +1025,7 @@ class GriftersGame(Game):
         return [s.stash[..., None], np.minimum(_total(s.hand), 30)[..., None],
                 s.known, s.night.reshape(B, N, -1), s.night_isk, s.refresh, jobs, by_colour,
                 score[..., None], np.minimum(s.turns_taken, 100)[..., None],
-                (self._seat_ids == s.start_player[:, None])[..., None],
-                (self._seat_ids == s.current_player[:, None])[..., None]]  # none once over
+                self._start_active.take(s.current_player * N + s.start_player, axis=0)]
 
     def _team_needed(self, s: GriftersState, g: np.ndarray) -> np.ndarray:
         """[n, 3] remaining (brain, speed, brawn) of the Job in progress in games g; staged
