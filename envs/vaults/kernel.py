@@ -962,8 +962,9 @@ class Vaults(Game):
         """bool [...,6,n]: targets whose combination the skills maxs [3,...,n] meet, or any
         target with a key (key bool [n]); batch last."""
         cmb = _COMBO_BY_SKILL[:, self._target_tops(st, g).T]  # [3,6,n], contiguous
+        cmb = cmb.reshape(cmb.shape[:1] + (1,) * (maxs.ndim - 2) + cmb.shape[1:])  # [3,...,6,n]
         sk = np.where(key, _KEY_SKILLS, maxs)[..., None, :]  # [3,...,1,n]
-        return (sk[0] >= cmb[0]) & (sk[1] >= cmb[1]) & (sk[2] >= cmb[2])
+        return np.logical_and.reduce(sk >= cmb)  # every skill: one comparison, one reduction
 
     def _crack_target(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         st.crack_target[g] = a - self.A_PILE
