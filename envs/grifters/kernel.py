@@ -910,14 +910,14 @@ class GriftersGame(Game):
         """
         hand = _rows(s.hand, 19)[g * self.num_players + me].astype(np.float32)
         req = JOB_REQ_F[s.team_job[g]] - s.staging[g] @ SKILL_OH_F  # [n, 3] before this pick
-        need = req.sum(axis=1)[:, None] - s.staging[g, IM, None] - 1  # after the pick
+        need = s.picks_left[g, None] - 1  # cards to pick after this one (a Job's size is the
+        # sum of its requirements)
         cover = hand[:, IM, None] - 1 + np.minimum(hand @ GE_SKILL[0], req[:, 0, None])
         for k in (1, 2):
             cover += np.minimum(hand @ GE_SKILL[k], req[:, k, None])
         # no deficit below 0: t's own skill still needed, none over-filled
         ok = (req @ SKILL_OF_T >= IS_FIXED) & (np.minimum.reduce(req, axis=1) >= 0)[:, None]
-        return (ok & (hand > 0) & (need >= 0) & (cover >= need)
-                & (ARANGE_T >= s.last_pick[g, None]))
+        return ok & (hand > 0) & (cover >= need) & (ARANGE_T >= s.last_pick[g, None])
 
     def _opp_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
         """bool [n, N] by seat offset: eligible opponents for the pending primitive."""
