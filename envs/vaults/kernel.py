@@ -57,6 +57,7 @@ _COMBO_OR_EMPTY = np.concatenate([C.VAULT_COMBO, np.full((1, 3), 999, np.int16)]
 _COMBO_BY_SKILL = _COMBO_OR_EMPTY.T.copy()  # [3,28]: a gather with it comes out batch-last
 _KEY_SKILLS = np.int16(998)
 _CLASS_CAP = C.CLASS_CAP[:, None, None]  # against batch-last counts [3,K,n]
+_OPTIONS_KEPT = 1 << 14  # class counts whose crew options a batch of one keeps
 MOD_SIGN = np.zeros(C.N_EFFECTS, np.int8)
 MOD_SIGN[E["D_SABOTAGE"]], MOD_SIGN[E["D_REINFORCE"]] = -2, 2
 
@@ -255,6 +256,7 @@ class Vaults(Game):
                              f"'first_player'; allowed: None or 0..{o['num_players'] - 1}")
         N, K = self.num_players, o["max_crews"]
         self.K = K
+        self._options_seen: dict[bytes, tuple] = {}  # `_class_options` for a batch of one
         # crack target columns of `tops` seen from each active seat: the public piles, then
         # the opponents' piles by offset (seats beyond N stand for the unused targets)
         self._target_cols = np.array([[0, 1, 2] + [3 + (a + r) % N if r < N else 3 + r
@@ -880,18 +882,40 @@ class Vaults(Game):
         ok[2] = n_ex > 0  # a tool moves to any other crew (or swaps)
         return ok & (cnt > 0)
 
-    def _class_counts(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> tuple:
-        """Cards per class cnt [3,K,n], crews that exist [K,n] and room per class [3,K,n] of
-        p's crews, batch last (whole planes per operation for large batches)."""
-        cnt = _seat_rows(st.cstats, g, p)[..., ST_BOSS:].T.copy()
+    def _class_options(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> tuple:
+        """What p's crews allow, from their cards per class: where a card of each class can
+        be played (dest [3,n]: a crew with room, or a free slot for a boss or member; the
+        Police station is not counted), which crews exist (ex [K,n]) and which cards can move
+        (ok [3,K,n], by class and crew); batch last, whole planes per operation for large
+        batches. A batch of one looks the answers up by the class counts (read-only arrays
+        kept per counts): a game meets the same crews over and over, and the AEC env asks in
+        every MAIN step."""
+        cnt = _seat_rows(st.cstats, g, p)[..., ST_BOSS:].T.copy()  # [3,K,n]
+        if g.size != 1:
+            return self._class_options_of(cnt)
+        key = cnt.tobytes()
+        got = self._options_seen.get(key)
+        if got is None:
+            if len(self._options_seen) >= _OPTIONS_KEPT:
+                self._options_seen.clear()
+            got = self._options_seen[key] = self._class_options_of(cnt)
+            for a in got:
+                a.flags.writeable = False
+        return got
+
+    def _class_options_of(self, cnt: np.ndarray) -> tuple:
+        """`_class_options` worked out from the class counts cnt [3,K,n]."""
         ex = (cnt[0] + cnt[1]) > 0
-        return cnt, ex, ex & (cnt < _CLASS_CAP)
+        room = ex & (cnt < _CLASS_CAP)
+        dest = room.any(1)  # [3,n]
+        dest[:2] |= ~ex.all(0)
+        return dest, ex, self._move_class_ok(cnt, ex, room)
 
     def _move_card_ok(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """bool [n,44]: cards of the active player's source crew that have a legal
         destination (the class test needs every crew, the cards only the source's)."""
         p, src = st.active[g], st.src_crew[g]
-        ok = self._move_class_ok(*self._class_counts(st, g, p))[:, src, np.arange(g.size)]
+        ok = self._class_options(st, g, p)[2][:, src, np.arange(g.size)]
         return (st.crew[g, p, src] > 0) & ok[C.CLASS_OF].T
 
     def _move_dests(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
@@ -1466,12 +1490,11 @@ class Vaults(Game):
         p = st.active[g].astype(np.int64)
         hand = _seat_rows(st.hand, g, p)  # [n,54]
         act = st.actions[g] > 0
-        cnt, ex, room = self._class_counts(st, g, p)  # [3,K,n], [K,n], [3,K,n]
         # a card can be played if its class has a destination: a crew with room, a new crew
         # (bosses, members), the Police station (bosses, while a disrupt can be had)
-        dest = room.any(1)  # [3,n]
-        dest[:2] |= ~ex.all(0)
+        dest, ex, move_ok = self._class_options(st, g, p)  # [3,n], [K,n], [3,K,n]
         if not dest[0].all():
+            dest = dest.copy()
             dest[0] |= self._can_gain_disrupt(st, g)
         m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest[C.CLASS_OF].T & act[:, None]
         # disrupts usable now
@@ -1484,7 +1507,7 @@ class Vaults(Game):
             m[:, self.A_END] = True
             return m
         # moves
-        mv = self._move_class_ok(cnt, ex, room).any(0)  # [K,n]
+        mv = move_ok.any(0)  # [K,n]
         m[:, self.A_MOVE:self.A_MOVE + K] = mv.T & act[:, None]
         # cracks: an unspent, unblocked crew that meets some target (or a key is held)
         can = (ex.T & ~(_seat_rows(st.spent, g, p) | _seat_rows(st.blocked, g, p))
