@@ -83,6 +83,25 @@ def _job_feasible_table() -> tuple[np.ndarray, np.ndarray]:
 SKILL_COUNTS, JOB_FEASIBLE = _job_feasible_table()
 FEASIBLE_CAP = np.array([3, 3, 3, 6], np.float32)
 FEASIBLE_ROW = np.array([1, 4, 16, 64], np.float32) * (C.NUM_JOBS + 1)  # capped counts -> row
+
+
+def _team_needed_table() -> np.ndarray:
+    """int16 [key * 21 + Job, 3]: the (brain, speed, brawn) a Job still needs once the cards of
+    `key` (as in `_job_feasible_table`) are in its team; Inside Men fill deficits in that
+    order. Job 20 (none) needs nothing."""
+    key = np.arange(4 * 4 * 4 * 7)
+    have = np.stack([key % 4, key // 4 % 4, key // 16 % 4], axis=1)
+    d = np.zeros((len(key), C.NUM_JOBS + 1, 3), np.int16)  # [key, Job, skill]
+    d[:, :-1] = np.maximum(C.JOB_REQ[None] - have[:, None], 0)
+    wild = np.broadcast_to(key[:, None] // 64, d.shape[:2])
+    for k in range(3):
+        used = np.minimum(wild, d[:, :, k])
+        d[:, :, k] -= used
+        wild = wild - used
+    return d.reshape(-1, 3)
+
+
+TEAM_NEEDED = _team_needed_table()
 # stack * 5 + top -> the top Job, or 20 for an empty stack
 TOP_JOB = np.where(np.arange(5) < 4, 4 * ARANGE_S[:, None] + np.arange(5), C.NUM_JOBS).ravel()
 STACK_ROWS = 5 * ARANGE_S
@@ -175,6 +194,12 @@ def _total(counts: np.ndarray) -> np.ndarray:
     product with ones: no total here exceeds the 60 cards or 58 actions of the game, and a
     product is much cheaper than `sum` both on one short row and on many."""
     return counts @ _ONES[counts.shape[-1]]
+
+
+def _team_row(cards: np.ndarray) -> np.ndarray:
+    """Row of a set of cards [n, 19] in the Job tables: its skill counts and Inside Men, capped
+    where no Job needs more, as a key times 21."""
+    return (np.minimum(cards @ SKILL_COUNTS, FEASIBLE_CAP) @ FEASIBLE_ROW).astype(np.int64)
 
 
 def _any(flags: np.ndarray) -> bool:
@@ -896,7 +921,7 @@ class GriftersGame(Game):
     def _stack_feasible(self, s: GriftersState, g: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """bool [n, 5]: the hand can form a team matching the stack's top Job exactly
         (fixed skills up to each requirement, Inside Men for the rest)."""
-        row = (np.minimum(hand @ SKILL_COUNTS, FEASIBLE_CAP) @ FEASIBLE_ROW).astype(np.int64)
+        row = _team_row(hand)
         return JOB_FEASIBLE.take(row[:, None] + TOP_JOB.take(s.stack_top[g] + STACK_ROWS))
 
     def _team_pick_mask(self, s: GriftersState, g: np.ndarray, me: np.ndarray) -> np.ndarray:
@@ -910,8 +935,7 @@ class GriftersGame(Game):
         """
         hand = _rows(s.hand, 19)[g * self.num_players + me].astype(np.float32)
         req = JOB_REQ_F[s.team_job[g]] - s.staging[g] @ SKILL_OH_F  # [n, 3] before this pick
-        need = s.picks_left[g, None] - 1  # cards to pick after this one (a Job's size is the
-        # sum of its requirements)
+        need = s.picks_left[g, None] - 1  # after this pick (a Job's size sums its requirements)
         cover = hand[:, IM, None] - 1 + np.minimum(hand @ GE_SKILL[0], req[:, 0, None])
         for k in (1, 2):
             cover += np.minimum(hand @ GE_SKILL[k], req[:, k, None])
@@ -1027,17 +1051,10 @@ class GriftersGame(Game):
                 score[..., None], np.minimum(s.turns_taken, 100)[..., None],
                 self._start_active.take(s.current_player * N + s.start_player, axis=0)]
 
-    def _team_needed(self, s: GriftersState, g: np.ndarray) -> np.ndarray:
-        """[n, 3] remaining (brain, speed, brawn) of the Job in progress in games g; staged
-        wilds fill deficits in that order."""
-        d = np.maximum(C.JOB_REQ[s.team_job[g].astype(np.int64)]
-                       - (s.staging[g].astype(np.float32) @ SKILL_OH_F).astype(np.int16), 0)
-        w = s.staging[g, IM].astype(np.int16)
-        for k in range(3):
-            used = np.minimum(w, d[:, k])
-            d[:, k] -= used
-            w = w - used
-        return d
+    @staticmethod
+    def _team_needed(s: GriftersState, g: np.ndarray) -> np.ndarray:
+        """[n, 3] remaining (brain, speed, brawn) of the Job in progress in games g."""
+        return TEAM_NEEDED.take(_team_row(s.staging[g]) + s.team_job[g], axis=0)
 
     def _obs_consts(self, B: int) -> dict[str, np.ndarray]:
         """Per batch size: row indices, constant columns and the reused int16 seat blocks."""
