@@ -575,7 +575,12 @@ class GriftersGame(Game):
         s.stash[g, me] += x
 
     def _op_choose(self, s: GriftersState, g: np.ndarray, arg: np.ndarray) -> None:
-        self._open(s, g, CHOOSE_OPP)
+        """Steal from an opponent of the player's choice. Two players have one opponent, so
+        with auto_forced the choice is played here rather than asked, masked and replayed."""
+        if self.num_players == 2 and self.auto_forced:
+            self._choose_opp(s, g, np.full(g.size, A_PLAYER + 1))
+        else:
+            self._open(s, g, CHOOSE_OPP)
 
     def _op_richest(self, s: GriftersState, g: np.ndarray, n: np.ndarray) -> None:
         """Steal from the richest opponent; a choice only when several tie."""
