@@ -281,11 +281,13 @@ class GriftersGame(Game):
         self._start_active = np.stack(np.broadcast_arrays(is_start, is_active), axis=-1).reshape(
             -1, n, 2).astype(np.int8)
         self._clockwise = (np.arange(n)[:, None] + np.arange(n)) % n  # [seat, offset] -> seat
-        # [target seat, observer] -> one-hot target offset; target -1 (none) is the zero row
+        # row target seat * N + active seat -> one-hot target offset; target -1 (none) reads
+        # the last N rows, which are zero (once the game is over no decision context is shown)
         self._target_oh = np.zeros((n + 1, n, 4), np.int8)
         for t in range(n):
             for me in range(n):
                 self._target_oh[t, me, (t - me) % n] = 1
+        self._target_oh = self._target_oh.reshape(-1, 4)
         self._obs_cache: dict[int, dict[str, np.ndarray]] = {}
         self._pool = BufferPool()
         self._deck_base = np.repeat(np.arange(C.NUM_TYPES), C.SPECIALIST_COPIES).astype(np.int8)
@@ -1031,8 +1033,9 @@ class GriftersGame(Game):
             # the pending decision, then its context (kept below for the decision's owner only)
             DECISION_OH.take(s.dec, axis=0), EFFECT_OH.take(s.prog, axis=0),
             JOB_OH.take(s.team_job, axis=0), s.staging, k["zero3"], s.mm_draw,
-            self._target_oh[s.tgt_player, s.current_player], NIGHT_OH.take(s.tgt_night, axis=0),
-            JOB_OH.take(s.fence_own, axis=0), np.minimum(s.extra_capers, 3)[:, None],
+            self._target_oh.take(s.tgt_player * N + s.current_player, axis=0),
+            NIGHT_OH.take(s.tgt_night, axis=0), JOB_OH.take(s.fence_own, axis=0),
+            np.minimum(s.extra_capers, 3)[:, None],
         ], axis=1, out=self._pool.empty((B, self.base_obs_size)))
         job = (s.team_job >= 0).nonzero()[0]
         if job.size:
