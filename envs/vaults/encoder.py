@@ -26,6 +26,7 @@ every NumPy call costs about the same whatever its size), all of it or nothing.
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -40,28 +41,35 @@ SEAT_HAND, SEAT_VAULTS, SEAT_TOP, SEAT_FAILS, SEAT_PILE = 2, 57, 58, 86, 87  # s
 MINE = 192  # my_hand, my_hand_known and my_peeks, per seat
 CHUNK = 64  # rows converted to float32 at a time
 SMALL_BATCH = 16  # batches up to this size keep the parts that did not change
+# the state fields each kept part of the int8 matrices is built from
+PART_INPUTS = {"hands": ("hand", "known"), "piles": ("vpriv", "vpriv_len"),
+               "crews": ("crew", "spent", "blocked", "mods"),
+               "public": ("vpub", "vpub_len", "revealed", "known_face"),
+               "police": ("police_count", "pchar", "pc_len", "ptool", "pt_len", "dused")}
+INPUT_NAMES = [name for names in PART_INPUTS.values() for name in names]
+INPUT_SPANS = {part: (end - len(names), end)  # where each part's inputs are in INPUT_NAMES
+               for (part, names), end in zip(PART_INPUTS.items(),
+                                             accumulate(map(len, PART_INPUTS.values())))}
 
 
-def _changed(k: dict, part: str, *inputs: np.ndarray) -> bool:
-    """Whether `part` of the int8 matrices must be rebuilt from `inputs`: always for large
-    batches; for small ones (the AEC env), only when the inputs differ from the last call's
-    (most steps: these parts change far less often than the turn does)."""
-    if k["R"].shape[0] > SMALL_BATCH:
-        return True
-    key = b"".join([a.tobytes() for a in inputs])
-    if k.get(part + " inputs") == key:
-        return False
-    k[part + " inputs"] = key
-    return True
+def _changed_parts(k: dict, st: VaultsState) -> dict[str, bool]:
+    """For a small batch (the AEC env): which parts' inputs differ from the last call's, from
+    one pass over the bytes of all of them (most steps change few: these parts change far less
+    often than the turn does)."""
+    now = [getattr(st, name).tobytes() for name in INPUT_NAMES]
+    last = k.get("inputs")
+    k["inputs"] = now
+    return {part: last is None or now[a:b] != last[a:b] for part, (a, b) in INPUT_SPANS.items()}
 
 
-def _stale_rows(k: dict, part: str, n: int, *inputs: np.ndarray) -> np.ndarray | slice | None:
-    """Rows (of the n that `inputs` [n, ...] have) of `part` to rebuild: all of them the first
+def _stale_rows(k: dict, st: VaultsState, part: str, n: int) -> np.ndarray | slice | None:
+    """Rows (of the n that its inputs [n, ...] have) of `part` to rebuild: all of them the first
     time, then those whose inputs changed since the last call (None if none did). Small
-    batches compare all rows at once (fewer NumPy calls), large ones row by row: in a batch
-    step few games change their crews or vault piles."""
+    batches compare all rows at once (`_changed_parts`, fewer NumPy calls), large ones row by
+    row: in a batch step few games change their crews or vault piles."""
     if k["R"].shape[0] <= SMALL_BATCH:
-        return slice(None) if _changed(k, part, *inputs) else None
+        return slice(None) if k["changed"][part] else None
+    inputs = [getattr(st, name) for name in PART_INPUTS[part]]
     last = k.get(part + " inputs")
     if last is None:
         k[part + " inputs"] = [a.copy() for a in inputs]
@@ -261,13 +269,13 @@ class Encoder:
         """Every seat's block [B,N,W] in absolute seat order (loot and turns come later)."""
         R = k["R"]
         n = R.shape[0] * R.shape[1]  # seat rows
-        rows = _stale_rows(k, "hands", n, st.hand, st.known)
+        rows = _stale_rows(k, st, "hands", n)
         if rows is not None:
             self.hands(st, k, rows)
-        rows = _stale_rows(k, "piles", n, st.vpriv, st.vpriv_len)
+        rows = _stale_rows(k, st, "piles", n)
         if rows is not None:
             self.piles(st, k, rows)
-        rows = _stale_rows(k, "crews", n, st.crew, st.spent, st.blocked, st.mods)
+        rows = _stale_rows(k, st, "crews", n)
         if rows is not None:
             self.crews(st, k, rows)
         return R
@@ -385,16 +393,17 @@ class Encoder:
         raw = k["raw"]
         raw[:, :self.seat0] = 0  # the seat blocks and `table`, which follows them, are whole
         raw[:, self.table_cols.stop:] = 0
+        if B <= SMALL_BATCH:
+            k["changed"] = _changed_parts(k, st)
         # -- the seat blocks, relative to me: one gather ----------------------------------------
         R = self.seat_blocks(st, k)
         rows = k["bN"] + self.rotation[seats]  # [B,N] rows of R by relative seat
         k["seats"][...] = R.reshape(B * N, W).take(rows, axis=0)
         my_row = rows[:, 0]
-        stale = _stale_rows(k, "public", B, st.vpub, st.vpub_len, st.revealed, st.known_face)
+        stale = _stale_rows(k, st, "public", B)
         if stale is not None:
             self.public(st, k, stale)
-        stale = _stale_rows(k, "police", B, st.police_count, st.pchar, st.pc_len, st.ptool,
-                            st.pt_len, st.dused)
+        stale = _stale_rows(k, st, "police", B)
         if stale is not None:
             self.police(st, k, stale)
         c = col["my_hand"]
