@@ -272,7 +272,7 @@ class GriftersGame(Game):
             for i in range(n):
                 scale[lay.slice_of(f"player.{f.name}", i)] = BLOCK_SCALE[f.name]
         self._obs_scale = scale
-        self._seat_ids = np.arange(n)[None, :]
+        self._seat_ids = np.arange(n, dtype=np.int8)[None, :]  # compared with int8 fields
         # row (active seat) * N + start seat -> [seat, (is start player, is active)]; active -1
         # (the game is over) reads the last N rows, which have no active seat
         seat = np.arange(n)
