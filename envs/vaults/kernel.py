@@ -11,6 +11,7 @@ windows (`envs.core.windows`).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -205,6 +206,24 @@ def _tool_room(cstats: np.ndarray) -> np.ndarray:
 def _holds_key(hand: np.ndarray) -> np.ndarray:
     """bool [n]: hands [n,54] that hold a disrupt with the Master Key."""
     return (hand[:, C.KEY_CARDS[0]] + hand[:, C.KEY_CARDS[1]]) > 0
+
+
+def _redeal(s: VaultsState, b: int, owners: list[int], cards: slice, deck: np.ndarray,
+            length: int, perm: Callable[[int], np.ndarray]) -> None:
+    """Shuffle a deck's `length` cards of game b together with the `cards` its owners hold
+    unknown to others, and deal them back: each owner keeps his count, the deck its size."""
+    unknown = {q: (s.hand[b, q, cards] - s.known[b, q, cards]).astype(int) for q in owners}
+    pool = list(deck[b, :length].astype(int))
+    for q in owners:
+        pool += list(np.repeat(np.arange(unknown[q].size), unknown[q]))
+    pool = np.array(pool, np.int64)[perm(len(pool))]
+    i = 0
+    for q in owners:
+        n = int(unknown[q].sum())
+        s.hand[b, q, cards] -= unknown[q]
+        np.add.at(s.hand[b, q, cards], pool[i:i + n], 1)
+        i += n
+    deck[b, :length] = pool[i:i + length]
 
 
 def _offset_label(i: int) -> str:
@@ -1790,38 +1809,12 @@ class Vaults(Game):
                 s.boss_offer[b, q] = pair
         else:
             # crew cards: main deck + opponents' unknown crew cards
-            T = C.N_CREW_TYPES
-            unknown = {q: (s.hand[b, q, :T] - s.known[b, q, :T]).astype(int) for q in others}
-            dl = int(s.deck_len[b])
-            pool = list(s.deck[b, :dl].astype(int))
-            for q in others:
-                pool += list(np.repeat(np.arange(C.N_CREW_TYPES), unknown[q]))
-            pool = np.array(pool, np.int64)[perm(len(pool))]
-            i = 0
-            for q in others:
-                n = int(unknown[q].sum())
-                s.hand[b, q, :C.N_CREW_TYPES] -= unknown[q]
-                np.add.at(s.hand[b, q], pool[i:i + n], 1)
-                i += n
-            s.deck[b, :dl] = pool[i:i + dl]
+            _redeal(s, b, others, slice(0, C.N_CREW_TYPES), s.deck, int(s.deck_len[b]), perm)
         # disrupts: disrupt deck + opponents' unknown disrupts (a player declaring a crack
         # keeps his: whether he holds a Master Key shapes his pending decision)
         declaring = s.dec[b] in (D["CRACK_TARGET"], D["OVERLOAD"], D["USE_KEY"])
         dis_others = [q for q in others if not (declaring and q == int(s.owner[b]))]
-        udis = {q: (s.hand[b, q, C.DISRUPT0:] - s.known[b, q, C.DISRUPT0:]).astype(int)
-                for q in dis_others}
-        ddl = int(s.ddeck_len[b])
-        pool = list(s.ddeck[b, :ddl].astype(int))
-        for q in dis_others:
-            pool += list(np.repeat(np.arange(C.N_DISRUPT), udis[q]))
-        pool = np.array(pool, np.int64)[perm(len(pool))]
-        i = 0
-        for q in dis_others:
-            n = int(udis[q].sum())
-            s.hand[b, q, C.DISRUPT0:] -= udis[q]
-            np.add.at(s.hand[b, q], C.DISRUPT0 + pool[i:i + n], 1)
-            i += n
-        s.ddeck[b, :ddl] = pool[i:i + ddl]
+        _redeal(s, b, dis_others, slice(C.DISRUPT0, None), s.ddeck, int(s.ddeck_len[b]), perm)
         # vault fronts p does not know; tops keep their (visible) group
         positions = [(j, t) for j in range(3) for t in range(int(s.vpub_len[b, j]))]
         known = s.known_face[b, p] | s.revealed[b]
