@@ -268,17 +268,16 @@ class Encoder:
     def seat_blocks(self, st: VaultsState, k: dict) -> np.ndarray:
         """Every seat's block [B,N,W] in absolute seat order (loot and turns come later)."""
         R = k["R"]
-        n = R.shape[0] * R.shape[1]  # seat rows
-        rows = _stale_rows(k, st, "hands", n)
-        if rows is not None:
-            self.hands(st, k, rows)
-        rows = _stale_rows(k, st, "piles", n)
-        if rows is not None:
-            self.piles(st, k, rows)
-        rows = _stale_rows(k, st, "crews", n)
-        if rows is not None:
-            self.crews(st, k, rows)
+        self.rebuild_stale(st, k, ("hands", "piles", "crews"), R.shape[0] * R.shape[1])
         return R
+
+    def rebuild_stale(self, st: VaultsState, k: dict, parts: tuple[str, ...], n: int) -> None:
+        """Rebuild each kept part (named as its method) over the rows of its n whose inputs
+        changed since the last call."""
+        for part in parts:
+            rows = _stale_rows(k, st, part, n)
+            if rows is not None:
+                getattr(self, part)(st, k, rows)
 
     def hands(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
         """Hand size, disrupts and the known hand of the seat rows `rows`; their hands and
@@ -400,12 +399,7 @@ class Encoder:
         rows = k["bN"] + self.rotation[seats]  # [B,N] rows of R by relative seat
         k["seats"][...] = R.reshape(B * N, W).take(rows, axis=0)
         my_row = rows[:, 0]
-        stale = _stale_rows(k, st, "public", B)
-        if stale is not None:
-            self.public(st, k, stale)
-        stale = _stale_rows(k, st, "police", B)
-        if stale is not None:
-            self.police(st, k, stale)
+        self.rebuild_stale(st, k, ("public", "police"), B)
         c = col["my_hand"]
         raw[:, c:c + MINE] = k["mine"].take(my_row, axis=0)
         k["seats"][:, 0, SEAT_HAND:SEAT_HAND + 54] = raw[:, c:c + 54]  # I know my own hand
