@@ -330,7 +330,7 @@ class GriftersGame(Game):
             tgt_player=np.full(B, -1, np.int8), tgt_night=np.full(B, -1, np.int8),
             fence_own=np.full(B, -1, np.int8), extra_capers=z8(),
             rng_ctr=np.zeros(B, np.uint64))
-        self._pending, self._turns_over = {}, []
+        self._new_step()
         g = np.arange(B)
         self._end_turn(s, self._turn_start(s, g))
         self._run(s, g)
@@ -338,10 +338,15 @@ class GriftersGame(Game):
 
     # == the step: one decision, then everything automatic up to the next one ======================
     def _step(self, s: GriftersState, idx: np.ndarray, actions: np.ndarray) -> None:
-        self._pending: dict[int, list[np.ndarray]] = {}
-        self._turns_over: list[np.ndarray] = []
+        self._new_step()
         self._dispatch(s, idx, actions)
         self._run(s, idx)
+
+    def _new_step(self) -> None:
+        """Empty the step's work lists: games whose new decision still needs its mask (by
+        decision type), and games whose play is over (Refresh and the next turn)."""
+        self._pending: dict[int, list[np.ndarray]] = {}
+        self._turns_over: list[np.ndarray] = []
 
     def _dispatch(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
         """Apply decisions: one handler per decision type, each on its group of games."""
