@@ -18,14 +18,19 @@ class Policy:
 
 
 def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The action of rank floor(u * #legal) among each row's legal actions (vectorized)."""
-    cum = np.cumsum(np.asarray(mask, dtype=bool), axis=1, dtype=np.int16)
-    n = cum[:, -1]
-    if (n == 0).any():
+    """The action of rank floor(u * #legal) among each row's legal actions (vectorized).
+
+    One pass over the legal positions of the whole batch, in row order: a cumulative sum
+    along each row's few dozen actions is several times slower for a large batch."""
+    mask = np.asarray(mask, dtype=bool)
+    B, A = mask.shape
+    at = np.flatnonzero(mask)  # legal (row, action) positions, row by row
+    n = np.bincount(at // A, minlength=B)
+    if not n.all():
         bad = int(np.flatnonzero(n == 0)[0])
         raise ValueError(f"row {bad} of the action mask has no legal action")
-    target = np.minimum((u * n).astype(np.int16), n - 1)
-    return np.argmax(cum > target[:, None], axis=1)
+    rank = np.minimum((u * n).astype(np.int64), n - 1)
+    return at[np.cumsum(n) - n + rank] - np.arange(B) * A
 
 
 class ObservationBot(Policy):
