@@ -106,6 +106,7 @@ class VaultsState(win.WindowState):
     spent: np.ndarray  # bool [B,P,K]  the crew flipped a vault this turn
     blocked: np.ndarray  # bool [B,P,K]  the crew's crack was cancelled this turn
     mods: np.ndarray  # int8 [B,P,K,3]  Sabotage/Reinforce modifiers until the end of the turn
+    #                    (spent, blocked and mods are clear in every slot without a crew)
     deck: np.ndarray  # int8 [B,76]  main deck, top at deck_len-1
     deck_len: np.ndarray  # int16 [B]
     ddeck: np.ndarray  # int8 [B,20]  disrupt deck (disrupt index 0-9), top at ddeck_len-1
@@ -442,7 +443,8 @@ class Vaults(Game):
 
     def _target_tops(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """Top vault id [n,6] of each crack target seen from the active player, -1 if none."""
-        return st.tops[g[:, None], self._target_cols[st.active[g]]]
+        cols = self._target_cols.take(st.active[g], axis=0)
+        return st.tops.reshape(-1).take(g[:, None] * st.tops.shape[1] + cols)
 
     def _sync_tops(self, st: VaultsState, g: np.ndarray) -> None:
         """Recompute `tops` of games g from their piles (after the piles changed)."""
@@ -532,7 +534,8 @@ class Vaults(Game):
         to the Police station; empty crews clear; `cstats` follows."""
         if g.size == 0:
             return
-        cr = st.crew[g, p]  # [n,K,44]
+        cr = _seat_rows(st.crew, g, p)  # [n,K,44]
+        was = _seat_rows(st.cstats, g, p)  # the stats before the change
         stats = self._crew_stats(cr)
         ex = (stats[..., ST_BOSS] + stats[..., ST_MEM]) > 0
         orphan = ~ex & (stats[..., ST_TOOL] > 0)  # [n,K]
@@ -557,9 +560,9 @@ class Vaults(Game):
             st.crew[g, p] = cr
             stats *= ex[..., None]  # the orphans are empty now
         st.cstats[g, p] = stats
-        # flags and modifiers of crews that no longer exist are cleared (rarely any)
-        dead = ~ex
-        if (dead & (st.spent[g, p] | st.blocked[g, p] | st.mods[g, p].any(-1))).any():
+        # a slot without a crew has no flags or modifiers, so a crew formed there starts
+        # unspent, unblocked and unmodified: those of crews that dissolved are cleared
+        if (~ex & ((was[..., ST_BOSS] + was[..., ST_MEM]) > 0)).any():
             st.spent[g, p] &= ex
             st.blocked[g, p] &= ex
             st.mods[g, p] *= ex[..., None]
@@ -858,13 +861,6 @@ class Vaults(Game):
         k = a - self.A_CREW
         return np.where(new, self._new_slot(st, g, p), k) if new.any() else k
 
-    def _fresh_crew(self, st: VaultsState, g: np.ndarray, p: np.ndarray, k: np.ndarray) -> None:
-        """A new crew in slot k starts unspent, unblocked and unmodified."""
-        if g.size:
-            st.spent[g, p, k] = False
-            st.blocked[g, p, k] = False
-            st.mods[g, p, k] = 0
-
     def _play_dest(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         p = st.active[g].astype(np.int64)
         c = st.card_in_play[g].astype(np.int64)
@@ -879,8 +875,7 @@ class Vaults(Game):
         put = ~pol
         gp, pp, kp = g[put], p[put], k[put]
         st.crew[gp, pp, kp, c[put]] += 1
-        st.cstats[gp, pp, kp] = self._crew_stats(st.crew[gp, pp, kp])
-        self._fresh_crew(st, g[new], p[new], k[new])
+        st.cstats[gp, pp, kp] = self._crew_stats(st.crew[gp, pp, kp])  # a new crew starts clean
 
     # -- moving cards between crews [RB "Forming Crews", FAQ "refreshed"] -------------------
     def _move_class_ok(self, cnt: np.ndarray, ex: np.ndarray, room: np.ndarray) -> np.ndarray:
@@ -975,8 +970,6 @@ class Vaults(Game):
         gm = g[mv]
         st.crew[gm, p[mv], src[mv], x[mv]] -= 1
         st.crew[gm, p[mv], k[mv], x[mv]] += 1
-        nm = new & mv
-        self._fresh_crew(st, g[nm], p[nm], k[nm])
         self._moved(st, gm)
 
     def _swap_card(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
@@ -1004,7 +997,8 @@ class Vaults(Game):
                        key: np.ndarray) -> np.ndarray:
         """bool [...,6,n]: targets whose combination the skills maxs [3,...,n] meet, or any
         target with a key (key bool [n]); batch last."""
-        cmb = _COMBO_BY_SKILL[:, self._target_tops(st, g).T]  # [3,6,n], contiguous
+        # [3,6,n], contiguous; an empty pile (-1) wraps to the last column
+        cmb = _COMBO_BY_SKILL.take(self._target_tops(st, g).T, axis=1, mode="wrap")
         cmb = cmb.reshape(cmb.shape[:1] + (1,) * (maxs.ndim - 2) + cmb.shape[1:])  # [3,...,6,n]
         sk = np.where(key, _KEY_SKILLS, maxs)[..., None, :]  # [3,...,1,n]
         return np.logical_and.reduce(sk >= cmb)  # every skill: one comparison, one reduction
@@ -1064,14 +1058,16 @@ class Vaults(Game):
         self._to_police_counts(st, g, full)
         st.over[g] = 0
         st.key_used[g] = False
-        self._normalize(st, g, a)
+        # burning tools dissolves no crew and leaves no tool without one
+        st.cstats[g, a, k] = self._crew_stats(st.crew[g, a, k])
 
     def _abort(self, st: VaultsState, g: np.ndarray) -> None:
         """Cancelled (Lockdown) or no longer possible: no flip, no action spent [RB FAQ]."""
         if g.size == 0:
             return
         a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
-        st.blocked[g, a, k] = True
+        cs = st.cstats[g, a, k]
+        st.blocked[g, a, k] = (cs[:, ST_BOSS] + cs[:, ST_MEM]) > 0  # a crew jailed meanwhile: none
         self._burn_overloads(st, g)
         st.crack_target[g] = -1
 

@@ -56,6 +56,8 @@ def check_invariants(game: Vaults, st: VaultsState) -> None:
     game._sync_tops(fresh, np.arange(B))
     assert (fresh.tops == st.tops).all(), "pile tops differ from the piles"
     assert (game._crew_stats(st.crew) == st.cstats).all(), "crew stats differ from the crews"
+    flags = st.spent | st.blocked | st.mods.any(-1)
+    assert not (flags & ~game.exists(st)).any(), "flags or modifiers on a slot without a crew"
 
 
 def random_play(game: Vaults, seeds: np.ndarray, check_every: int = 0,
