@@ -475,24 +475,27 @@ class Vaults(Game):
         st.pt_len[gt] += 1
 
     def _to_police_counts(self, st: VaultsState, g: np.ndarray, counts: np.ndarray) -> None:
-        """Put counts [n,44] of cards on the Police piles, in type order (bosses, members by
-        type, then tools by type) [spec §2.12]."""
+        """Put counts [n,44] of cards (or [n,12] of tools only) on the Police piles, in type
+        order (bosses, members by type, then tools by type) [spec §2.12]."""
         keep = counts.any(1)
         if not keep.all():
             g, counts = g[keep], counts[keep]
         if g.size == 0:
             return
-        st.police_count[g] += counts.astype(np.int8)
-        valid = _SLOT_COPY < counts[:, _SLOT_TYPE]  # [n,88] two slots per type
-        for pile, plen, lo, hi in ((st.pchar, st.pc_len, 0, 2 * C.TOOL0),
-                                   (st.ptool, st.pt_len, 2 * C.TOOL0, 2 * C.N_CREW_TYPES)):
-            v = valid[:, lo:hi]
-            r, c = np.nonzero(v)
-            if r.size == 0:
+        first = C.N_CREW_TYPES - counts.shape[1]  # the type of counts' first column
+        st.police_count[g, first:] += counts.astype(np.int8)
+        for pile, plen, lo, hi in ((st.pchar, st.pc_len, 0, C.TOOL0),
+                                   (st.ptool, st.pt_len, C.TOOL0, C.N_CREW_TYPES)):
+            if hi <= first:
                 continue
+            part = counts[:, max(lo - first, 0):hi - first]
+            if not part.any():
+                continue
+            v = _SLOT_COPY[:, :2 * part.shape[1]] < part[:, _SLOT_TYPE[:2 * part.shape[1]]]
+            r, c = np.nonzero(v)  # two slots per type, the second used by a second copy
             pos = plen[g][:, None] + np.cumsum(v, 1) - 1
-            pile[g[r], pos[r, c]] = _SLOT_TYPE[lo:hi][c]
-            plen[g] += v.sum(1).astype(plen.dtype)
+            pile[g[r], pos[r, c]] = lo + _SLOT_TYPE[c]
+            plen[g] += v.sum(1, dtype=plen.dtype)
 
     def _draw_main(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
         """Draw the main deck's top into p's hand; the last card ends the game."""
@@ -526,7 +529,7 @@ class Vaults(Game):
         st.hand[g, p, C.DISRUPT0 + d] += 1
 
     def _can_gain_disrupt(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
-        return (st.ddeck_len[g] > 0) | (st.dused[g].sum(axis=1) > 0)
+        return (st.ddeck_len[g] > 0) | st.dused[g].any(1)
 
     def _normalize(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
         """After seat p's crews changed (one seat per game): tools left without a boss or
@@ -551,9 +554,7 @@ class Vaults(Game):
                 burn = np.minimum(st.over[g[r]], cr[r, k, C.TOOL0:])
                 back[r] -= burn
                 st.over[g[r]] -= burn
-                full = np.zeros((r.size, C.N_CREW_TYPES), np.int8)
-                full[:, C.TOOL0:] = burn
-                self._to_police_counts(st, g[r], full)
+                self._to_police_counts(st, g[r], burn)
             st.hand[g, p, C.TOOL0:C.DISRUPT0] += back
             st.known[g, p, C.TOOL0:C.DISRUPT0] += back
             cr[..., C.TOOL0:] *= ex[..., None]
@@ -658,14 +659,14 @@ class Vaults(Game):
         st.actions[g] = C.ACTIONS_PER_TURN
         st.phase[g] = 1
         st.draw_source[g] = 0
-        st.can_draw[g] = _seat_rows(st.hand, g, p).sum(axis=1) < C.HAND_LIMIT
+        st.can_draw[g] = _seat_rows(st.hand, g, p).sum(1, dtype=np.int16) < C.HAND_LIMIT
 
     def _end_turn(self, st: VaultsState, g: np.ndarray) -> None:
         """Hand limit first (DISCARD decisions), then the next player's turn."""
         if g.size == 0:
             return
         a = st.active[g].astype(np.int64)
-        big = _seat_rows(st.hand, g, a).sum(axis=1) > C.HAND_LIMIT
+        big = _seat_rows(st.hand, g, a).sum(1, dtype=np.int16) > C.HAND_LIMIT
         st.dec[g[big]] = D["DISCARD"]
         st.owner[g[big]] = a[big]
         self._next_turn(st, g[~big])
@@ -740,7 +741,7 @@ class Vaults(Game):
         N = self.num_players
         _, w = _among(g, st.win_kind, win.NO_WINDOW)
         if w.size:
-            can = st.hand[w, :, C.DISRUPT0:].sum(axis=2) > 0
+            can = st.hand[w, :, C.DISRUPT0:].any(2)
             act = st.win_kind[w] == WIN_ACTION
             can[np.flatnonzero(act), st.active[w[act]]] = False
             seat = win.next_responder(st, w, can, N)
@@ -897,13 +898,13 @@ class Vaults(Game):
         return ok & (cnt > 0)
 
     def _class_options(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> tuple:
-        """What p's crews allow, from their cards per class: where a card of each class can
-        be played (dest [3,n]: a crew with room, or a free slot for a boss or member; the
-        Police station is not counted), which crews exist (ex [K,n]) and which cards can move
-        (ok [3,K,n], by class and crew); batch last, whole planes per operation for large
-        batches. A batch of one looks the answers up by the class counts (read-only arrays
-        kept per counts): a game meets the same crews over and over, and the AEC env asks in
-        every MAIN step."""
+        """What p's crews allow, from their cards per class: which card types can be played
+        (dest [n,44]: a crew with room for the card's class, or a free slot for a boss or
+        member; the Police station is not counted), which crews exist (ex [n,K]), which crews
+        have a card that can move (movable [n,K]), and which cards can move by class and crew
+        (ok [3,K,n], batch last: whole planes per operation for large batches). A batch of
+        one looks the answers up by the class counts (read-only arrays kept per counts): a
+        game meets the same crews over and over, and the AEC env asks in every MAIN step."""
         cnt = _seat_rows(st.cstats, g, p)[..., ST_BOSS:].T.copy()  # [3,K,n]
         if g.size != 1:
             return self._class_options_of(cnt)
@@ -923,13 +924,14 @@ class Vaults(Game):
         room = ex & (cnt < _CLASS_CAP)
         dest = room.any(1)  # [3,n]
         dest[:2] |= ~ex.all(0)
-        return dest, ex, self._move_class_ok(cnt, ex, room)
+        ok = self._move_class_ok(cnt, ex, room)
+        return dest.T.take(C.CLASS_OF, axis=1), ex.T, ok.any(0).T, ok
 
     def _move_card_ok(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """bool [n,44]: cards of the active player's source crew that have a legal
         destination (the class test needs every crew, the cards only the source's)."""
         p, src = st.active[g], st.src_crew[g]
-        ok = self._class_options(st, g, p)[2][:, src, np.arange(g.size)]
+        ok = self._class_options(st, g, p)[3][:, src, np.arange(g.size)]
         return (st.crew[g, p, src] > 0) & ok[C.CLASS_OF].T
 
     def _move_dests(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
@@ -1008,7 +1010,7 @@ class Vaults(Game):
         st.over[g] = 0
         st.key_used[g] = False
         p = st.active[g].astype(np.int64)
-        has_tools = st.crew[g, p, st.crack_crew[g], C.TOOL0:].sum(1) > 0
+        has_tools = st.crew[g, p, st.crack_crew[g], C.TOOL0:].any(1)
         st.dec[g[has_tools]] = D["OVERLOAD"]
         self._after_overload(st, g[~has_tools])
 
@@ -1053,9 +1055,7 @@ class Vaults(Game):
         have = st.crew[g, a, k, C.TOOL0:]
         burn = np.minimum(st.over[g], have)
         st.crew[g, a, k, C.TOOL0:] = have - burn
-        full = np.zeros((g.size, C.N_CREW_TYPES), np.int8)
-        full[:, C.TOOL0:] = burn
-        self._to_police_counts(st, g, full)
+        self._to_police_counts(st, g, burn)
         st.over[g] = 0
         st.key_used[g] = False
         # burning tools dissolves no crew and leaves no tool without one
@@ -1258,7 +1258,7 @@ class Vaults(Game):
         m = op == OP_PICK
         if m.any():
             gm = g[m]
-            hs = st.hand[gm].sum(2) > 0
+            hs = st.hand[gm].any(2)
             hs[np.arange(gm.size), owner[m]] = False
             st.dec[gm[hs.any(1)]] = D["TARGET_PLAYER"]
         m = op == OP_RESET
@@ -1436,7 +1436,7 @@ class Vaults(Game):
         ok[:, E["D_BAIL"]] &= (st.pc_len[g] + st.pt_len[g]) > 0
         ok[:, E["D_RESET"]] &= (_seat_rows(st.spent, g, p) & own_ex).any(1)
         ok[:, E["D_SCOUT"]] &= self._peek_piles(st, g, p).any(1)
-        hs = st.hand[g].sum(2) > 0
+        hs = st.hand[g].any(2)
         hs[np.arange(n), p] = False
         ok[:, E["D_PICKPOCKET"]] &= hs.any(1)
         ok[:, E["D_BURY"]] &= self._bury_piles(st, g).any(1)
@@ -1449,7 +1449,7 @@ class Vaults(Game):
         dis = a >= C.DISRUPT0
         st.dused[g[dis], a[dis] - C.DISRUPT0] += 1
         self._to_police(st, g[~dis], a[~dis])
-        done = st.hand[g, p].sum(1) <= C.HAND_LIMIT
+        done = st.hand[g, p].sum(1, dtype=np.int16) <= C.HAND_LIMIT
         st.dec[g[done]] = NONE
         self._next_turn(st, g[done])
 
@@ -1480,7 +1480,8 @@ class Vaults(Game):
                     continue
                 f, a = sel, mask[0].nonzero()[0]
             else:
-                one = np.add.reduce(mask, axis=1) == 1
+                # (bytes summed as bytes: several times faster than a bool sum; < 255 legal)
+                one = np.add.reduce(mask.view(np.uint8), axis=1, dtype=np.uint8) == 1
                 if not one.any():
                     continue
                 f, a = sel[one], mask[one].argmax(1)
@@ -1507,11 +1508,11 @@ class Vaults(Game):
         act = st.actions[g] > 0
         # a card can be played if its class has a destination: a crew with room, a new crew
         # (bosses, members), the Police station (bosses, while a disrupt can be had)
-        dest, ex, move_ok = self._class_options(st, g, p)  # [3,n], [K,n], [3,K,n]
-        if not dest[0].all():
+        dest, ex, movable, _ = self._class_options(st, g, p)
+        if not dest[:, 0].all():
             dest = dest.copy()
-            dest[0] |= self._can_gain_disrupt(st, g)
-        m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest[C.CLASS_OF].T & act[:, None]
+            dest[:, :C.N_BOSS] |= self._can_gain_disrupt(st, g)[:, None]
+        m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest & act[:, None]
         # disrupts usable now
         held = hand[:, C.DISRUPT0:] > 0
         h = held.any(1).nonzero()[0]  # usability matters only to holders of disrupts
@@ -1521,11 +1522,9 @@ class Vaults(Game):
         if not act.any():
             m[:, self.A_END] = True
             return m
-        # moves
-        mv = move_ok.any(0)  # [K,n]
-        m[:, self.A_MOVE:self.A_MOVE + K] = mv.T & act[:, None]
+        m[:, self.A_MOVE:self.A_MOVE + K] = movable & act[:, None]
         # cracks: an unspent, unblocked crew that meets some target (or a key is held)
-        can = (ex.T & ~(_seat_rows(st.spent, g, p) | _seat_rows(st.blocked, g, p))
+        can = (ex & ~(_seat_rows(st.spent, g, p) | _seat_rows(st.blocked, g, p))
                & (act & (st.phase[g] <= 3))[:, None])  # [n,K]
         if can.any():
             skills = _seat_rows(st.cstats, g, p)[..., ST_SK2] + _seat_rows(st.mods, g, p)
@@ -1562,7 +1561,7 @@ class Vaults(Game):
         owner = st.owner[g].astype(np.int64)
         op = OP[st.effect[g].astype(np.int64)]
         if (op == OP_PICK).any():
-            elig = st.hand[g].sum(2) > 0
+            elig = st.hand[g].any(2)
             elig[np.arange(g.size), owner] = False
         else:
             elig = np.zeros((g.size, N), bool)
