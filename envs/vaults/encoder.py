@@ -3,7 +3,8 @@
 Every value of the observation is a small integer (a count, a flag or a one-hot index) put
 through a fixed function. The encoder writes those integers into one int8 matrix in the
 layout's own column order -- every seat's block is built once in absolute seat order and one
-gather turns them into the observer's relative seats; what only the observer sees (its hand,
+scatter puts them at the observer's relative seats (straight into the matrix, where a gather
+would go through a temporary); what only the observer sees (its hand,
 known hand and peeks) is kept per seat as one block and copied with one take -- then turns it
 into float32 with a division by a per-column divisor (2 for counts by type, 1 for flags and
 one-hots, the field's scale elsewhere, with the integers clipped where the field is
@@ -257,7 +258,7 @@ class Encoder:
                 "seat_rows": R.reshape(B * N, W),
                 "crews": R.reshape(B * N, W)[:, self.crew0:self.crew0 + 53 * K].reshape(
                     B * N, K, 53),
-                "bN": np.arange(B)[:, None] * N, "rowS": np.arange(B) * S,
+                "b": np.arange(B)[:, None], "bN": np.arange(B) * N, "rowS": np.arange(B) * S,
                 "b_tail": np.arange(B)[:, None] * (2 * N + 1),
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
                 "char_tops": np.arange(B)[:, None] * 52 - 1 - j3,
@@ -386,7 +387,7 @@ class Encoder:
 
     def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         g = self.game
-        B, N, S, W = st.batch_size, self.N, self.size, self.seat_w
+        B, N, S = st.batch_size, self.N, self.size
         col = self.col
         k = self.consts(B)
         raw = k["raw"]
@@ -394,11 +395,10 @@ class Encoder:
         raw[:, self.table_cols.stop:] = 0
         if B <= SMALL_BATCH:
             k["changed"] = _changed_parts(k, st)
-        # -- the seat blocks, relative to me: one gather ----------------------------------------
+        # -- the seat blocks, relative to me: one scatter ---------------------------------------
         R = self.seat_blocks(st, k)
-        rows = k["bN"] + self.rotation[seats]  # [B,N] rows of R by relative seat
-        k["seats"][...] = R.reshape(B * N, W).take(rows, axis=0)
-        my_row = rows[:, 0]
+        k["seats"][k["b"], self.rotation[-seats]] = R  # seat q of game b to q - me
+        my_row = k["bN"] + seats
         self.rebuild_stale(st, k, ("public", "police"), B)
         c = col["my_hand"]
         raw[:, c:c + MINE] = k["mine"].take(my_row, axis=0)
