@@ -192,8 +192,11 @@ def _meets(skills: np.ndarray, combo: np.ndarray) -> np.ndarray:
 
 
 def _seat_rows(arr: np.ndarray, g: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """arr[g, p] of a per-seat array [B,P,...]: for a large batch one take over the flattened
-    seats, several times faster than fancy indexing with two index arrays."""
+    """arr[g, p] of a per-seat array [B,P,...], to read only: a batch of one gets a view (no
+    fancy indexing), a large batch one take over the flattened seats (several times faster
+    than fancy indexing with two index arrays)."""
+    if g.size == 1:
+        return arr[g[0], p[0]][None]
     if g.size <= SMALL_BATCH:
         return arr[g, p]
     return arr.reshape((-1,) + arr.shape[2:]).take(g * arr.shape[1] + p, axis=0)
@@ -204,9 +207,13 @@ def _tool_room(cstats: np.ndarray) -> np.ndarray:
     return ((cstats[..., ST_BOSS] + cstats[..., ST_MEM]) > 0) & (cstats[..., ST_TOOL] < C.MAX_TOOLS)
 
 
+_KEYS = slice(C.KEY_CARDS[0], C.KEY_CARDS[-1] + 1)
+assert _KEYS.stop - _KEYS.start == len(C.KEY_CARDS)  # neighbours in the hand
+
+
 def _holds_key(hand: np.ndarray) -> np.ndarray:
     """bool [n]: hands [n,54] that hold a disrupt with the Master Key."""
-    return (hand[:, C.KEY_CARDS[0]] + hand[:, C.KEY_CARDS[1]]) > 0
+    return hand[:, _KEYS].any(1)
 
 
 def _redeal(s: VaultsState, b: int, owners: list[int], cards: slice, deck: np.ndarray,
@@ -541,6 +548,7 @@ class Vaults(Game):
         was = _seat_rows(st.cstats, g, p)  # the stats before the change
         stats = self._crew_stats(cr)
         ex = (stats[..., ST_BOSS] + stats[..., ST_MEM]) > 0
+        dissolved = ~ex & ((was[..., ST_BOSS] + was[..., ST_MEM]) > 0)
         orphan = ~ex & (stats[..., ST_TOOL] > 0)  # [n,K]
         if orphan.any():
             back = (cr[..., C.TOOL0:] * orphan[..., None]).sum(axis=1)  # [n,12]
@@ -557,13 +565,12 @@ class Vaults(Game):
                 self._to_police_counts(st, g[r], burn)
             st.hand[g, p, C.TOOL0:C.DISRUPT0] += back
             st.known[g, p, C.TOOL0:C.DISRUPT0] += back
-            cr[..., C.TOOL0:] *= ex[..., None]
-            st.crew[g, p] = cr
+            st.crew[g, p, :, C.TOOL0:] = cr[..., C.TOOL0:] * ex[..., None]
             stats *= ex[..., None]  # the orphans are empty now
         st.cstats[g, p] = stats
         # a slot without a crew has no flags or modifiers, so a crew formed there starts
         # unspent, unblocked and unmodified: those of crews that dissolved are cleared
-        if (~ex & ((was[..., ST_BOSS] + was[..., ST_MEM]) > 0)).any():
+        if dissolved.any():
             st.spent[g, p] &= ex
             st.blocked[g, p] &= ex
             st.mods[g, p] *= ex[..., None]
@@ -1002,7 +1009,7 @@ class Vaults(Game):
         # [3,6,n], contiguous; an empty pile (-1) wraps to the last column
         cmb = _COMBO_BY_SKILL.take(self._target_tops(st, g).T, axis=1, mode="wrap")
         cmb = cmb.reshape(cmb.shape[:1] + (1,) * (maxs.ndim - 2) + cmb.shape[1:])  # [3,...,6,n]
-        sk = np.where(key, _KEY_SKILLS, maxs)[..., None, :]  # [3,...,1,n]
+        sk = (np.where(key, _KEY_SKILLS, maxs) if key.any() else maxs)[..., None, :]  # [3,..,1,n]
         return np.logical_and.reduce(sk >= cmb)  # every skill: one comparison, one reduction
 
     def _crack_target(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
