@@ -859,7 +859,7 @@ class Vaults(Game):
     # -- playing a card: destination [RB "Forming Crews"] ------------------------------------
     def _new_slot(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
         """Lowest free crew slot of p (K if none)."""
-        cs = st.cstats[g, p]
+        cs = _seat_rows(st.cstats, g, p)
         free = (cs[..., ST_BOSS] + cs[..., ST_MEM]) == 0
         return np.where(free.any(axis=1), free.argmax(axis=1), self.K)
 
@@ -948,7 +948,7 @@ class Vaults(Game):
         rows = np.arange(g.size)
         src = st.src_crew[g].astype(np.int64)
         cls = C.CLASS_OF[st.move_card[g].astype(np.int64)]
-        cnt = st.cstats[g, p, :, ST_BOSS:]  # [n,K,3]
+        cnt = _seat_rows(st.cstats, g, p)[..., ST_BOSS:]  # [n,K,3]
         bm = cnt[..., 0] + cnt[..., 1]
         ex = bm > 0
         room = cnt[rows, :, cls] < C.CLASS_CAP[cls][:, None]  # [n,K]
@@ -1029,7 +1029,7 @@ class Vaults(Game):
     def _after_overload(self, st: VaultsState, g: np.ndarray) -> None:
         if g.size == 0:
             return
-        key = _holds_key(st.hand[g, st.active[g]])
+        key = _holds_key(_seat_rows(st.hand, g, st.active[g]))
         st.dec[g[key]] = D["USE_KEY"]
         self._declared(st, g[~key])
 
@@ -1456,7 +1456,7 @@ class Vaults(Game):
         dis = a >= C.DISRUPT0
         st.dused[g[dis], a[dis] - C.DISRUPT0] += 1
         self._to_police(st, g[~dis], a[~dis])
-        done = st.hand[g, p].sum(1, dtype=np.int16) <= C.HAND_LIMIT
+        done = _seat_rows(st.hand, g, p).sum(1, dtype=np.int16) <= C.HAND_LIMIT
         st.dec[g[done]] = NONE
         self._next_turn(st, g[done])
 
@@ -1654,8 +1654,8 @@ class Vaults(Game):
         p = st.active[g].astype(np.int64)
         k = st.crack_crew[g].astype(np.int64)
         maxs = np.maximum(st.cstats[g, p, k, ST_SK2] + st.mods[g, p, k], 0)
-        m[:, self.A_PILE:self.A_PILE + 6] = self._crack_targets(st, g, maxs.T,
-                                                                _holds_key(st.hand[g, p])).T
+        key = _holds_key(_seat_rows(st.hand, g, p))
+        m[:, self.A_PILE:self.A_PILE + 6] = self._crack_targets(st, g, maxs.T, key).T
         return m
 
     def _mask_overload(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
@@ -1663,7 +1663,7 @@ class Vaults(Game):
         p = st.active[g].astype(np.int64)
         have = st.crew[g, p, st.crack_crew[g], C.TOOL0:]
         m[:, C.TOOL0:C.DISRUPT0] = st.over[g] < have
-        m[:, self.A_PASS] = self._combo_met(st, g) | _holds_key(st.hand[g, p])
+        m[:, self.A_PASS] = self._combo_met(st, g) | _holds_key(_seat_rows(st.hand, g, p))
         return m
 
     def _mask_use_key(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
@@ -1692,7 +1692,7 @@ class Vaults(Game):
 
     def _mask_discard(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         m = self._blank(g)
-        m[:, :54] = st.hand[g, st.active[g]] > 0
+        m[:, :54] = _seat_rows(st.hand, g, st.active[g]) > 0
         return m
 
     def _mask_copy(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
