@@ -155,6 +155,10 @@ class VaultsState(win.WindowState):
     rng_counter: np.ndarray  # uint64 [B]
 
 
+# control-flow tests read np.count_nonzero(x), several times cheaper than x.any() on the
+# small arrays a step deals in
+
+
 def _kinds(codes: np.ndarray) -> list[int]:
     """The distinct codes present (a batch of one needs no bincount)."""
     return codes.tolist() if codes.size == 1 else np.flatnonzero(np.bincount(codes)).tolist()
@@ -496,7 +500,7 @@ class Vaults(Game):
             if hi <= first:
                 continue
             part = counts[:, max(lo - first, 0):hi - first]
-            if not part.any():
+            if not np.count_nonzero(part):
                 continue
             v = _SLOT_COPY[:, :2 * part.shape[1]] < part[:, _SLOT_TYPE[:2 * part.shape[1]]]
             r, c = np.nonzero(v)  # two slots per type, the second used by a second copy
@@ -550,7 +554,7 @@ class Vaults(Game):
         ex = (stats[..., ST_BOSS] + stats[..., ST_MEM]) > 0
         dissolved = ~ex & ((was[..., ST_BOSS] + was[..., ST_MEM]) > 0)
         orphan = ~ex & (stats[..., ST_TOOL] > 0)  # [n,K]
-        if orphan.any():
+        if np.count_nonzero(orphan):
             back = (cr[..., C.TOOL0:] * orphan[..., None]).sum(axis=1)  # [n,12]
             # the cracking crew's overloaded tools go to the Police station even when the crew
             # dissolves before they are burned [RB "Tools"; spec §2.7 step 5]; copies that left
@@ -570,7 +574,7 @@ class Vaults(Game):
         st.cstats[g, p] = stats
         # a slot without a crew has no flags or modifiers, so a crew formed there starts
         # unspent, unblocked and unmodified: those of crews that dissolved are cleared
-        if dissolved.any():
+        if np.count_nonzero(dissolved):
             st.spent[g, p] &= ex
             st.blocked[g, p] &= ex
             st.mods[g, p] *= ex[..., None]
@@ -867,7 +871,7 @@ class Vaults(Game):
                    new: np.ndarray) -> np.ndarray:
         """The crew slot a crew action `a` names, or p's lowest free slot where `new`."""
         k = a - self.A_CREW
-        return np.where(new, self._new_slot(st, g, p), k) if new.any() else k
+        return np.where(new, self._new_slot(st, g, p), k) if np.count_nonzero(new) else k
 
     def _play_dest(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         p = st.active[g].astype(np.int64)
@@ -875,7 +879,7 @@ class Vaults(Game):
         st.dec[g] = NONE
         st.card_in_play[g] = -1
         pol = a == self.A_POLICE
-        if pol.any():
+        if np.count_nonzero(pol):
             self._to_police(st, g[pol], c[pol])
             self._gain_disrupt(st, g[pol], p[pol])
         new = a == self.A_NEW
@@ -1009,7 +1013,8 @@ class Vaults(Game):
         # [3,6,n], contiguous; an empty pile (-1) wraps to the last column
         cmb = _COMBO_BY_SKILL.take(self._target_tops(st, g).T, axis=1, mode="wrap")
         cmb = cmb.reshape(cmb.shape[:1] + (1,) * (maxs.ndim - 2) + cmb.shape[1:])  # [3,...,6,n]
-        sk = (np.where(key, _KEY_SKILLS, maxs) if key.any() else maxs)[..., None, :]  # [3,..,1,n]
+        sk = np.where(key, _KEY_SKILLS, maxs) if np.count_nonzero(key) else maxs
+        sk = sk[..., None, :]  # [3,...,1,n]
         return np.logical_and.reduce(sk >= cmb)  # every skill: one comparison, one reduction
 
     def _crack_target(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
@@ -1203,14 +1208,14 @@ class Vaults(Game):
         op = OP[e]
         # stealing needs a destination: own crew with a boss/member and < 3 tools (not the source)
         steal = op == OP_STEAL
-        if steal.any():
+        if np.count_nonzero(steal):
             room = _tool_room(_seat_rows(st.cstats, g, st.owner[g].astype(np.int64)))  # [n,K]
             nroom = room.sum(1)
             okq = np.where(opp[..., None], nroom[lead][..., None] >= 1,
                            (nroom[:, None] - room)[lead] >= 1)  # [n,...,K]
             el &= np.where(steal[lead][..., None], okq, True)[..., None]
         here = op == OP_STEAL_HERE
-        if here.any():
+        if np.count_nonzero(here):
             a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
             fits = _tool_room(st.cstats[g, a, k])
             el &= (fits | ~here)[lead][..., None, None]
@@ -1231,7 +1236,7 @@ class Vaults(Game):
                          pmask)
         el &= pmask[..., None, None]
         fail = op == OP_FAIL
-        if fail.any():
+        if np.count_nonzero(fail):
             only = np.zeros((n, N, K), bool)
             only[np.arange(n), st.active[g], st.crack_crew[g]] = True
             el &= np.where(fail[:, None, None], only, True)[..., None]
@@ -1252,7 +1257,7 @@ class Vaults(Game):
         owner = st.owner[g].astype(np.int64)
         op = OP[e]
         card = (op >= OP_JAIL) & (op <= OP_FAIL)
-        if card.any():
+        if np.count_nonzero(card):
             gc = g[card]
             el = self._eligible(st, gc)
             any_ = el.any((1, 2, 3))
@@ -1263,31 +1268,31 @@ class Vaults(Game):
             st.tgt_crew[gf] = st.crack_crew[gf]
             st.dec[gf] = D["FAIL_CARD"]
         m = op == OP_PICK
-        if m.any():
+        if np.count_nonzero(m):
             gm = g[m]
             hs = st.hand[gm].any(2)
             hs[np.arange(gm.size), owner[m]] = False
             st.dec[gm[hs.any(1)]] = D["TARGET_PLAYER"]
         m = op == OP_RESET
-        if m.any():
+        if np.count_nonzero(m):
             gm = g[m]
             st.tgt_player[gm] = owner[m]
             st.dec[gm] = D["TARGET_CREW"]  # usable only when a spent crew exists
         m = IS_PEEK[e]
-        if m.any():
+        if np.count_nonzero(m):
             ok = self._peek_piles(st, g[m], owner[m]).any(1)
             st.dec[g[m][ok]] = D["TARGET_PILE"]
         m = e == E["D_BURY"]
-        if m.any():
+        if np.count_nonzero(m):
             ok = self._bury_piles(st, g[m]).any(1)
             st.dec[g[m][ok]] = D["TARGET_PILE"]
         m = IS_BAIL[e]
-        if m.any():
+        if np.count_nonzero(m):
             gm = g[m]
             ok = (st.pc_len[gm] + st.pt_len[gm]) > 0
             st.dec[gm[ok]] = D["TARGET_POLICE_PILE"]
         m = e == E["B_COPY"]
-        if m.any():
+        if np.count_nonzero(m):
             ok = self._copy_options(st, g[m]).any(1)
             st.dec[g[m][ok]] = D["COPY_BOSS"]
 
@@ -1314,7 +1319,7 @@ class Vaults(Game):
         op = OP[st.effect[g].astype(np.int64)]
         pick = op == OP_PICK
         st.dec[g[~pick]] = np.where(op[~pick] == OP_NONE, NONE, D["TARGET_CREW"])
-        if pick.any():
+        if np.count_nonzero(pick):
             self._pickpocket(st, g[pick], owner[pick], q[pick])
 
     def _pickpocket(self, st: VaultsState, g: np.ndarray, p: np.ndarray, q: np.ndarray) -> None:
@@ -1408,7 +1413,7 @@ class Vaults(Game):
         win.record_pass(st, g[ps])
         st.dec[g[ps]] = NONE
         r = ~ps
-        if r.any():
+        if np.count_nonzero(r):
             win.record_response(st, g[r])
             self._play_disrupt(st, g[r], st.owner[g[r]].astype(np.int64), a[r])
 
@@ -1489,7 +1494,7 @@ class Vaults(Game):
             else:
                 # (bytes summed as bytes: several times faster than a bool sum; < 255 legal)
                 one = np.add.reduce(mask.view(np.uint8), axis=1, dtype=np.uint8) == 1
-                if not one.any():
+                if not np.count_nonzero(one):
                     continue
                 f, a = sel[one], mask[one].argmax(1)
             self._HANDLERS[d](self, st, f, a)
@@ -1526,21 +1531,21 @@ class Vaults(Game):
         if h.size:
             use = self._effect_usable(st, g[h])
             m[h, C.DISRUPT0:54] = held[h] & _any_last(use[:, C.DISRUPT_EFFECTS])
-        if not act.any():
+        if not np.count_nonzero(act):
             m[:, self.A_END] = True
             return m
         m[:, self.A_MOVE:self.A_MOVE + K] = movable & act[:, None]
         # cracks: an unspent, unblocked crew that meets some target (or a key is held)
         can = (ex & ~(_seat_rows(st.spent, g, p) | _seat_rows(st.blocked, g, p))
                & (act & (st.phase[g] <= 3))[:, None])  # [n,K]
-        if can.any():
+        if np.count_nonzero(can):
             skills = _seat_rows(st.cstats, g, p)[..., ST_SK2] + _seat_rows(st.mods, g, p)
             maxs = np.maximum(skills, 0).T.copy()  # [3,K,n]
             tg = self._crack_targets(st, g, maxs, _holds_key(hand)).any(1)  # [K,n]
             m[:, self.A_CRACK:self.A_CRACK + K] = can & tg.T
         # draws: phase 1 only, one source, not with five cards at the start of the turn
         dr = act & (st.phase[g] == 1) & st.can_draw[g]
-        if dr.any():
+        if np.count_nonzero(dr):
             src = st.draw_source[g]
             m[:, self.A_DRAW] = dr & (src != 2) & (st.deck_len[g] > 0)
             m[:, self.A_DRAW + 1] = dr & (src != 1) & (st.pc_len[g] > 0)
@@ -1567,13 +1572,13 @@ class Vaults(Game):
         N = self.num_players
         owner = st.owner[g].astype(np.int64)
         op = OP[st.effect[g].astype(np.int64)]
-        if (op == OP_PICK).any():
+        if np.count_nonzero(op == OP_PICK):
             elig = st.hand[g].any(2)
             elig[np.arange(g.size), owner] = False
         else:
             elig = np.zeros((g.size, N), bool)
         card = op != OP_PICK
-        if card.any():
+        if np.count_nonzero(card):
             el = self._eligible(st, g[card]).any((2, 3))
             mod = op[card] == OP_MOD
             ex = self.exists(st, g[card]).any(2)
