@@ -765,7 +765,7 @@ class Vaults(Game):
             st.resume[flip] = RESUME_NONE
             self._flip(st, flip)
         if g.size:
-            a = st.active[g].astype(np.int64)
+            a = st.active[g]
             st.owner[g] = a
             st.card_in_play[g] = -1
             st.effect[g] = NONE
@@ -874,8 +874,8 @@ class Vaults(Game):
         return np.where(new, self._new_slot(st, g, p), k) if np.count_nonzero(new) else k
 
     def _play_dest(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
-        p = st.active[g].astype(np.int64)
-        c = st.card_in_play[g].astype(np.int64)
+        p = st.active[g]
+        c = st.card_in_play[g]
         st.dec[g] = NONE
         st.card_in_play[g] = -1
         pol = a == self.A_POLICE
@@ -948,10 +948,10 @@ class Vaults(Game):
     def _move_dests(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """bool [n,K+1]: destinations (crew k, or a new crew last) of the card being moved."""
         K = self.K
-        p = st.active[g].astype(np.int64)
+        p = st.active[g]
         rows = np.arange(g.size)
-        src = st.src_crew[g].astype(np.int64)
-        cls = C.CLASS_OF[st.move_card[g].astype(np.int64)]
+        src = st.src_crew[g]
+        cls = C.CLASS_OF[st.move_card[g]]
         cnt = _seat_rows(st.cstats, g, p)[..., ST_BOSS:]  # [n,K,3]
         bm = cnt[..., 0] + cnt[..., 1]
         ex = bm > 0
@@ -969,9 +969,9 @@ class Vaults(Game):
         st.dec[g] = D["MOVE_DEST"]
 
     def _move_dest(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
-        p = st.active[g].astype(np.int64)
-        src = st.src_crew[g].astype(np.int64)
-        x = st.move_card[g].astype(np.int64)
+        p = st.active[g]
+        src = st.src_crew[g]
+        x = st.move_card[g]
         new = a == self.A_NEW
         k = self._dest_slot(st, g, p, a, new)
         cls = C.CLASS_OF[x]
