@@ -4,14 +4,15 @@ Every value of the observation is a small integer (a count, a flag or a one-hot 
 through a fixed function. The encoder writes those integers into one int8 matrix in the
 layout's own column order -- every seat's block is built once in absolute seat order and one
 scatter puts them at the observer's relative seats (straight into the matrix, where a gather
-would go through a temporary); what only the observer sees (its hand,
-known hand and peeks) is kept per seat as one block and copied with one take -- then turns it
-into float32 with a division by a per-column divisor (2 for counts by type, 1 for flags and
-one-hots, the field's scale elsewhere, with the integers clipped where the field is
-min(1, x / d)). A float32 division of a small integer gives exactly the float32 of the float64
-quotient for every value these fields take (a multiply by a rounded reciprocal would not). The
-few values beyond int8 (loot, turns) are gathered together and divided straight into the
-output.
+would go through a temporary); what only the observer sees (its hand, known hand and peeks) is
+kept per seat as one block and copied with one take -- then turns it into float32 with a
+division by a per-column divisor (2 for counts by type, 1 for flags and one-hots, the field's
+scale elsewhere, with the integers clipped where the field is min(1, x / d)). A float32
+division of a small integer gives exactly the float32 of the float64 quotient for every value
+these fields take (a multiply by a rounded reciprocal would not). The values beyond int8 (loot,
+turns, the goal) and the other scalars of a game are gathered together and divided apart (a
+few NumPy calls fewer for a small batch), then written into each chunk of the output while it
+is in cache.
 
 Every one-hot is a table lookup: the state's small integers (relative seats, pile tops, the
 pending decision combined with its owner, ...) index one constant table of output columns,
@@ -145,16 +146,21 @@ class Encoder:
                 put(slice(c + 45, c + 48), 30)  # skills
                 put(slice(c + 50, c + 53), 12)  # modifiers + 6
         self.div = div
-        # the first columns are constant: the player count's one-hot and the goal
-        self.head = np.zeros(4, np.float32)
-        self.head[col("num_players") + N - 2] = 1
-        self.head[col("goal")] = np.float32(game.goal) / np.float32(C.TOTAL_LOOT)
-        # the values beyond int8, divided straight into the output: every relative seat's loot
-        # and turns taken, then the turn; `tail_at` [me, .] picks them from the state's loot,
-        # turns taken and turn side by side
+        self.players_col = col("num_players") + N - 2  # a constant one-hot
+        # the values written apart from the int8 matrix (beyond int8, or one per game): every
+        # relative seat's loot and turns taken, then the scalars of `tail_state` and the goal,
+        # each capped where its field is min(1, x / d) (the other scalars are small counts and
+        # flags); `tail_at` [me, .] picks them from the loot, turns taken and scalars side by side
+        self.tail_state = ("turns_total", "deck_len", "ddeck_len", "actions", "can_draw",
+                           "key_used", "win_passes")
+        scalars = [(col("turn"), 300), (col("main_deck"), None), (col("disrupt_deck"), None),
+                   (col("actions_left"), 6), (col("can_draw"), None), (col("key_used"), None),
+                   (col("window") + 2, None), (col("goal"), None)]  # column, cap
         self.tail_cols = np.concatenate((self.seat0 + 56 + W * np.arange(N),
-                                         self.seat0 + 114 + W * np.arange(N), [col("turn")]))
-        self.tail_caps = np.array([game.goal] * N + [300] * (N + 1), np.int16)
+                                         self.seat0 + 114 + W * np.arange(N),
+                                         [c for c, _ in scalars]))
+        self.tail_caps = np.array([game.goal] * N + [300] * N
+                                  + [cap or 1 << 15 for _, cap in scalars])
         self.tail_div = div[self.tail_cols]
         # hand size and disrupts per seat: sums over the hand, capped
         self.hand_sums = np.zeros((54, 2), np.float32)
@@ -169,7 +175,8 @@ class Encoder:
         self.police0 = col("police_counts")
         assert self.table_cols.start == self.seat0 + N * W
         self.rotation = (np.arange(N)[:, None] + np.arange(N)) % N  # [me, r] -> seat
-        self.tail_at = np.concatenate((self.rotation, N + self.rotation, np.full((N, 1), 2 * N)), 1)
+        scalar_at = np.broadcast_to(2 * N + np.arange(len(scalars)), (N, len(scalars)))
+        self.tail_at = np.concatenate((self.rotation, N + self.rotation, scalar_at), 1)
         self._build_hot_table()
         self.pool = BufferPool()
         self._consts: dict[int, dict[str, np.ndarray]] = {}
@@ -180,8 +187,7 @@ class Encoder:
         `hot_state` names the state's scalars that `__call__` stacks (the first four become
         seat offsets from the observer, v - me in [-N, N), shifted by N); each table row reads
         one of them, or a combination `dec * m + x` for the fields that show only while a
-        decision is pending, or a per-pile value. `scalar_state` follows them in the stack:
-        the values written as they are, at `scalar_cols`."""
+        decision is pending, or a per-pile value."""
         from .kernel import WIN_ACTION, WIN_CRACK
 
         N, K, col = self.N, self.K, self.col
@@ -220,10 +226,6 @@ class Encoder:
                 for t in range(-1, K)], shift=1)
         self.hot_rows = np.array([s[0] for s in segments])
         self.hot_dec = np.array([0] * 7 + [2 * N, 2 * N, K + 1])[:, None]  # multiplier of dec
-        self.scalar_state = ("deck_len", "ddeck_len", "actions", "can_draw", "key_used",
-                             "win_passes")
-        self.scalar_cols = np.array([col["main_deck"], col["disrupt_deck"], col["actions_left"],
-                                     col["can_draw"], col["key_used"], col["window"] + 2])
         # per public pile j: the top vault's group (27 = empty pile); top 3 Police characters
         # (32 = none) and tools (44 = none)
         group = np.append(C.VAULT_GROUP, 9)  # the rows from here on are `public`'s, `police`'s
@@ -250,6 +252,7 @@ class Encoder:
                 self._consts.clear()
             N, S, W, K = self.N, self.size, self.seat_w, self.K
             raw = np.zeros((B, S), np.int8)
+            raw[:, self.players_col] = 1
             R = np.zeros((B, N, W), np.int8)
             j3 = np.arange(3)
             c = self._consts[B] = {
@@ -259,7 +262,8 @@ class Encoder:
                 "crews": R.reshape(B * N, W)[:, self.crew0:self.crew0 + 53 * K].reshape(
                     B * N, K, 53),
                 "b": np.arange(B)[:, None], "bN": np.arange(B) * N, "rowS": np.arange(B) * S,
-                "b_tail": np.arange(B)[:, None] * (2 * N + 1),
+                "goal": np.full(B, self.game.goal),
+                "b_tail": np.arange(B)[:, None] * self.tail_at.shape[1],
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
                 "char_tops": np.arange(B)[:, None] * 52 - 1 - j3,
                 "tool_tops": np.arange(B)[:, None] * 24 - 1 - j3,
@@ -391,7 +395,7 @@ class Encoder:
         col = self.col
         k = self.consts(B)
         raw = k["raw"]
-        raw[:, :self.seat0] = 0  # the seat blocks and `table`, which follows them, are whole
+        raw[:, col["goal"]:self.seat0] = 0  # the seat blocks and `table` are whole
         raw[:, self.table_cols.stop:] = 0
         if B <= SMALL_BATCH:
             k["changed"] = _changed_parts(k, st)
@@ -406,12 +410,10 @@ class Encoder:
         # -- global fields ---------------------------------------------------------------------
         c = col["overloads"]
         raw[:, c:c + 12] = st.over
-        # -- one-hots: values -> columns through one table, one scatter; the other scalars -----
+        # -- one-hots: values -> columns through one table, one scatter --------------------------
         h = len(self.hot_state)
-        v = np.concatenate([getattr(st, name) for name in self.hot_state + self.scalar_state],
-                           dtype=np.int64).reshape(h + len(self.scalar_state), B)
-        np.minimum(v[h + 2], 6, out=v[h + 2])  # actions left
-        raw[:, self.scalar_cols] = v[h:].T
+        v = np.concatenate([getattr(st, name) for name in self.hot_state + self.tail_state]
+                           + [k["goal"]], dtype=np.int64).reshape(-1, B)
         v[:4] -= seats
         hot = v[self.hot_rows] + v[h - 1] * self.hot_dec
         hot += self.hot_offset
@@ -434,15 +436,15 @@ class Encoder:
             raw[gc, cs:cs + 3] = np.minimum(g._crack_skills(st, gc), 30)
             t = g._target_tops(st, gc)[np.arange(gc.size), st.crack_target[gc]]
             raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
-        # -- float32: one division, then the fields beyond int8 --------------------------------
+        # -- float32: one division, then the values apart ---------------------------------------
+        wide = np.concatenate((st.loot, st.turns_taken, v[h:].T), 1)
+        tail = wide.reshape(-1).take(self.tail_at[seats] + k["b_tail"])
+        np.minimum(tail, self.tail_caps, out=tail)
+        tail = np.divide(tail, self.tail_div, dtype=np.float32)
         out = self.pool.empty((B, S), np.float32)  # small batches bypass the pool
         for i in range(0, B, CHUNK):  # a cast, then a same-type division while in cache:
             o = out[i:i + CHUNK]  # faster than one mixed-type division
             np.copyto(o, raw[i:i + CHUNK])
             np.divide(o, self.div, out=o)
-        out[:, :4] = self.head
-        wide = np.concatenate((st.loot, st.turns_taken, st.turns_total[:, None]), 1)
-        tail = wide.reshape(-1).take(self.tail_at[seats] + k["b_tail"])
-        np.minimum(tail, self.tail_caps, out=tail)
-        out[:, self.tail_cols] = tail / self.tail_div
+            o[:, self.tail_cols] = tail[i:i + CHUNK]  # also while in cache
         return out
