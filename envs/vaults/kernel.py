@@ -74,6 +74,11 @@ _DISRUPTS = set(np.flatnonzero(C.GAIN_DISRUPT).tolist())
 _TARGETED = set(np.flatnonzero(OP != OP_NONE).tolist()) | set(
     C.PEEK_EFFECTS + C.BAIL_EFFECTS + (E["D_BURY"], E["B_COPY"]))
 
+# the card classes (boss, member, tool) each effect may take: targets are whole classes
+_CLASS_MASKS = np.stack([C.IS_BOSS, C.IS_MEMBER, C.IS_TOOL])  # [3,44]
+TARGET_CLASSES = (C.TARGET_CLASS[:, None, :] & _CLASS_MASKS).any(2)  # [N_EFFECTS,3]
+assert (TARGET_CLASSES @ _CLASS_MASKS == C.TARGET_CLASS).all()
+
 IS_TARGETED = np.zeros(C.N_EFFECTS, bool)
 IS_TARGETED[list(_TARGETED)] = True
 IS_PEEK = np.zeros(C.N_EFFECTS, bool)
@@ -1198,13 +1203,18 @@ class Vaults(Game):
         self._to_police_counts(st, g, jail)
         self._normalize(st, g, a)
 
-    def _card_ok(self, st: VaultsState, g: np.ndarray, cards: np.ndarray,
+    def _crew_ok(self, st: VaultsState, g: np.ndarray, counts: np.ndarray,
                  opp: np.ndarray) -> np.ndarray:
-        """bool [n,...,K,44]: of the cards [n,...,K,44] in crews of seats that are (opp
-        [n,...]) the effect owner's opponents or not, those the pending effect may take."""
+        """bool [n,...,K]: of the crews (their cards per class, counts [n,...,K,3]) of seats
+        that are (opp [n,...]) the effect owner's opponents or not, those holding a card the
+        pending effect may take. Targets are whole classes and every other condition is one
+        of the crew or of the game, so the class counts decide (`_target_cards` picks the
+        cards)."""
         e = st.effect[g].astype(np.int64)
-        lead = (slice(None),) + (None,) * (cards.ndim - 3)  # [n] -> [n,...]
-        el = cards & C.TARGET_CLASS[e][lead + (None,)]
+        lead = (slice(None),) + (None,) * (counts.ndim - 3)  # [n] -> [n,...]
+        cls = TARGET_CLASSES[e][lead + (None,)]  # [n,...,1,3]
+        ok = (((counts[..., 0] > 0) & cls[..., 0]) | ((counts[..., 1] > 0) & cls[..., 1])
+              | ((counts[..., 2] > 0) & cls[..., 2]))
         op = OP[e]
         # stealing needs a destination: own crew with a boss/member and < 3 tools (not the source)
         steal = op == OP_STEAL
@@ -1213,41 +1223,42 @@ class Vaults(Game):
             nroom = room.sum(1)
             okq = np.where(opp[..., None], nroom[lead][..., None] >= 1,
                            (nroom[:, None] - room)[lead] >= 1)  # [n,...,K]
-            el &= np.where(steal[lead][..., None], okq, True)[..., None]
+            ok &= np.where(steal[lead][..., None], okq, True)
         here = op == OP_STEAL_HERE
         if np.count_nonzero(here):
             a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
             fits = _tool_room(st.cstats[g, a, k])
-            el &= (fits | ~here)[lead][..., None, None]
-        return el
+            ok &= (fits | ~here)[lead][..., None]
+        return ok
 
     def _eligible(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
-        """bool [n,P,K,44]: cards the pending card-targeting effect may choose."""
+        """bool [n,P,K]: crews with a card the pending card-targeting effect may choose."""
         e = st.effect[g].astype(np.int64)
         owner = st.owner[g].astype(np.int64)
         n, N, K = g.size, self.num_players, self.K
         op, who = OP[e], WHO[e]
         opp = np.arange(N)[None, :] != owner[:, None]  # [n,N]
-        el = self._card_ok(st, g, st.crew[g] > 0, opp)
+        el = self._crew_ok(st, g, st.cstats[g][..., ST_BOSS:], opp)
         pmask = np.ones((n, N), bool)
         pmask = np.where((who == WHO_OPP)[:, None], opp, pmask)
-        opp_any = (el & opp[..., None, None]).any((2, 3)).any(1)
+        opp_any = (el & opp[..., None]).any((1, 2))
         pmask = np.where((who == WHO_BACKFIRE)[:, None], np.where(opp_any[:, None], opp, ~opp),
                          pmask)
-        el &= pmask[..., None, None]
+        el &= pmask[..., None]
         fail = op == OP_FAIL
         if np.count_nonzero(fail):
             only = np.zeros((n, N, K), bool)
             only[np.arange(n), st.active[g], st.crack_crew[g]] = True
-            el &= np.where(fail[:, None, None], only, True)[..., None]
+            el &= np.where(fail[:, None, None], only, True)
         return el
 
     def _chosen_eligible(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
-        """bool [n,K,44]: `_eligible` of the chosen player's crews only. That player passed
+        """bool [n,K]: `_eligible` of the chosen player's crews only. That player passed
         the player mask (or is the cracking player of a Fail, checked when it opened), so the
         choice of players, which needs every seat's cards, holds for them."""
         q = st.tgt_player[g].astype(np.int64)
-        return self._card_ok(st, g, _seat_rows(st.crew, g, q) > 0, q != st.owner[g])
+        counts = _seat_rows(st.cstats, g, q)[..., ST_BOSS:]
+        return self._crew_ok(st, g, counts, q != st.owner[g])
 
     def _open_target(self, st: VaultsState, g: np.ndarray) -> None:
         """Set the first decision of a targeted effect, or let it fizzle."""
@@ -1259,8 +1270,7 @@ class Vaults(Game):
         card = (op >= OP_JAIL) & (op <= OP_FAIL)
         if np.count_nonzero(card):
             gc = g[card]
-            el = self._eligible(st, gc)
-            any_ = el.any((1, 2, 3))
+            any_ = self._eligible(st, gc).any((1, 2))
             isfail = op[card] == OP_FAIL
             st.dec[gc[any_ & ~isfail]] = D["TARGET_PLAYER"]
             gf = gc[any_ & isfail]
@@ -1579,7 +1589,7 @@ class Vaults(Game):
             elig = np.zeros((g.size, N), bool)
         card = op != OP_PICK
         if np.count_nonzero(card):
-            el = self._eligible(st, g[card]).any((2, 3))
+            el = self._eligible(st, g[card]).any(2)
             mod = op[card] == OP_MOD
             ex = self.exists(st, g[card]).any(2)
             elig[card] = np.where(mod[:, None], ex, el)
@@ -1594,7 +1604,7 @@ class Vaults(Game):
         rows = np.arange(g.size)
         op = OP[st.effect[g].astype(np.int64)]
         ex = self.exists(st, g)[rows, q]  # [n,K]
-        el = _any_last(self._chosen_eligible(st, g))
+        el = self._chosen_eligible(st, g)
         ok = np.where((op == OP_MOD)[:, None], ex,
                       np.where((op == OP_RESET)[:, None], ex & st.spent[g, q], el))
         m[:, self.A_CREW:self.A_CREW + K] = ok
@@ -1602,8 +1612,10 @@ class Vaults(Game):
 
     def _mask_target_card(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         m = self._blank(g)
-        el = self._chosen_eligible(st, g)[np.arange(g.size), st.tgt_crew[g]]
-        m[:, :C.N_CREW_TYPES] = el
+        k = st.tgt_crew[g]
+        ok = self._chosen_eligible(st, g)[np.arange(g.size), k]  # the chosen crew qualifies
+        cards = st.crew[g, st.tgt_player[g], k] > 0
+        m[:, :C.N_CREW_TYPES] = cards & C.TARGET_CLASS[st.effect[g].astype(np.int64)] & ok[:, None]
         return m
 
     def _mask_target_skill(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
