@@ -169,8 +169,17 @@ class Encoder:
         self.hand_caps = np.array([10, 5], np.float32)
         self.depth = np.arange(27, dtype=np.int16)
         self.is_fail = (~C.VAULT_SUCCESS).astype(np.int8)
-        # per crew slot: skills of its cards, and its characters (it exists iff it has one)
-        self.crew_table = np.concatenate([C.SKILLS, C.IS_CHAR[:, None]], 1).astype(np.float32)
+        # per crew slot, from its cards, modifiers, spent and blocked flags side by side: its
+        # characters (it exists iff it has one) and the columns after its cards (skills plus
+        # modifiers, spent, blocked, modifiers + 6), then clipped
+        table = np.zeros((44 + 5, 9), np.float32)
+        table[:44, 0] = C.IS_CHAR
+        table[:44, 1:4] = C.SKILLS
+        table[44:47, 1:4] = table[44:47, 6:9] = np.eye(3)
+        table[47, 4] = table[48, 5] = 1
+        self.crew_table = table
+        self.crew_shift = np.array([0] * 6 + [6] * 3, np.float32)
+        self.crew_caps = np.array([1, 30, 30, 30, 1, 1, 12, 12, 12], np.float32)
         self.table_cols = slice(col("public_piles"), col("disrupt_used") + 10)
         self.police0 = col("police_counts")
         assert self.table_cols.start == self.seat0 + N * W
@@ -373,20 +382,16 @@ class Encoder:
         modifiers."""
         K = self.K
         crew = st.crew.reshape(-1, K, 44)[rows]
-        mods = st.mods.reshape(-1, K, 3)[rows]
-        rc = np.empty(crew.shape[:-1] + (53,), np.int8)
-        rc[..., 1:45] = crew
-        x = crew.astype(np.float32) @ self.crew_table  # [n,K,4]: card skills, characters
-        np.greater(x[..., 3], 0, out=rc[..., 0])
-        x = np.add(x[..., :3], mods)
+        x = np.concatenate((crew, st.mods.reshape(-1, K, 3)[rows],
+                            st.spent.reshape(-1, K, 1)[rows], st.blocked.reshape(-1, K, 1)[rows]),
+                           -1, dtype=np.float32) @ self.crew_table
+        x += self.crew_shift
         np.maximum(x, 0, out=x)
-        np.minimum(x, 30, out=rc[..., 45:48], casting="unsafe")
-        rc[..., 48] = st.spent.reshape(-1, K)[rows]
-        rc[..., 49] = st.blocked.reshape(-1, K)[rows]
-        m = mods + 6
-        np.maximum(m, 0, out=m)
-        np.minimum(m, 12, out=m)
-        rc[..., 50:53] = m
+        np.minimum(x, self.crew_caps, out=x)
+        rc = np.empty(crew.shape[:-1] + (53,), np.int8)
+        rc[..., 0] = x[..., 0]
+        rc[..., 1:45] = crew
+        rc[..., 45:] = x[..., 1:]
         k["crews"][rows] = rc
 
     def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
