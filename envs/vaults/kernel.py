@@ -712,9 +712,15 @@ class Vaults(Game):
                 sel = dec == d
                 self._HANDLERS[d](self, st, idx[sel], actions[sel])
         # resolve effects up to the next decisions; forced ones leave games to resolve again.
-        # In a large batch, MAIN decisions wait until no forced chain is left elsewhere, so
-        # that their (costly) mask is computed in one call rather than once per round.
+        # In a large batch, games whose action opened a decision settle its forced choices
+        # first, so that those this finishes resolve with the rest in one pass; and MAIN
+        # decisions wait until no forced chain is left elsewhere, so that their (costly) mask
+        # is computed in one call rather than once per round.
         waiting = []
+        if self.auto_forced and st.batch_size > SMALL_BATCH:
+            opened = (st.dec[idx] != NONE) & ~st.game_over[idx]
+            if np.count_nonzero(opened):
+                idx = np.concatenate([idx[~opened], self._refresh(st, idx[opened], True)])
         while idx.size or waiting:
             if idx.size:
                 self._advance(st, idx)
