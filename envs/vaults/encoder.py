@@ -271,6 +271,7 @@ class Encoder:
                 "crews": R.reshape(B * N, W)[:, self.crew0:self.crew0 + 53 * K].reshape(
                     B * N, K, 53),
                 "b": np.arange(B)[:, None], "bN": np.arange(B) * N, "rowS": np.arange(B) * S,
+                "div": np.tile(self.div, (min(B, CHUNK), 1)),  # a whole chunk's: one long loop
                 "goal": np.full(B, self.game.goal),
                 "b_tail": np.arange(B)[:, None] * self.tail_at.shape[1],
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
@@ -450,6 +451,6 @@ class Encoder:
         for i in range(0, B, CHUNK):  # a cast, then a same-type division while in cache:
             o = out[i:i + CHUNK]  # faster than one mixed-type division
             np.copyto(o, raw[i:i + CHUNK])
-            np.divide(o, self.div, out=o)
+            np.divide(o, k["div"][:len(o)], out=o)
             o[:, self.tail_cols] = tail[i:i + CHUNK]  # also while in cache
         return out
