@@ -268,6 +268,9 @@ class Encoder:
             c = self._consts[B] = {
                 "raw": raw, "R": R,
                 "seats": raw[:, self.seat0:self.seat0 + N * W].reshape(B, N, W),
+                # the same, and R, as [B,N] items of one block each (copied as one piece)
+                "seat_items": raw[:, self.seat0:self.seat0 + N * W].view((np.void, W)),
+                "R_items": R.reshape(B, N * W).view((np.void, W)),
                 "seat_rows": R.reshape(B * N, W),
                 "crews": R.reshape(B * N, W)[:, self.crew0:self.crew0 + 53 * K].reshape(
                     B * N, K, 53),
@@ -280,12 +283,6 @@ class Encoder:
                 "tool_tops": np.arange(B)[:, None] * 24 - 1 - j3,
                 "mine": np.zeros((B * N, MINE), np.int8)}
         return c
-
-    def seat_blocks(self, st: VaultsState, k: dict) -> np.ndarray:
-        """Every seat's block [B,N,W] in absolute seat order (loot and turns come later)."""
-        R = k["R"]
-        self.rebuild_stale(st, k, ("hands", "piles", "crews"), R.shape[0] * R.shape[1])
-        return R
 
     def rebuild_stale(self, st: VaultsState, k: dict, parts: tuple[str, ...], n: int) -> None:
         """Rebuild each kept part (named as its method) over the rows of its n whose inputs
@@ -405,8 +402,8 @@ class Encoder:
         if B <= SMALL_BATCH:
             k["changed"] = _changed_parts(k, st)
         # -- the seat blocks, relative to me: one scatter ---------------------------------------
-        R = self.seat_blocks(st, k)
-        k["seats"][k["b"], self.rotation[-seats]] = R  # seat q of game b to q - me
+        self.rebuild_stale(st, k, ("hands", "piles", "crews"), B * N)  # in absolute seat order
+        k["seat_items"][k["b"], self.rotation[-seats]] = k["R_items"]  # seat q of game b to q - me
         my_row = k["bN"] + seats
         self.rebuild_stale(st, k, ("public", "police"), B)
         c = col["my_hand"]
