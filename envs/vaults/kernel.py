@@ -947,7 +947,7 @@ class Vaults(Game):
         dest = room.any(1)  # [3,n]
         dest[:2] |= ~ex.all(0)
         ok = self._move_class_ok(cnt, ex, room)
-        return dest.T.take(C.CLASS_OF, axis=1), ex.T, ok.any(0).T, ok
+        return dest.T[:, C.CLASS_OF], ex.T, ok.any(0).T, ok  # (take is slow on dest.T)
 
     def _move_card_ok(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """bool [n,44]: cards of the active player's source crew that have a legal
