@@ -472,7 +472,7 @@ class Vaults(Game):
         t = st.vpub.reshape(-1).take(g[:, None] * 27 + _PILE_BASE + np.maximum(pl - 1, 0))
         st.tops[g, :3] = np.where(pl > 0, t, -1)
         ql = st.vpriv_len[g]  # [n,N]
-        t = st.vpriv[g[:, None], np.arange(N)[None, :], np.maximum(ql - 1, 0)]
+        t = st.vpriv.reshape(-1).take((g[:, None] * N + np.arange(N)) * 27 + np.maximum(ql - 1, 0))
         st.tops[g, 3:3 + N] = np.where(ql > 0, t, -1)
 
     def _leave_hand(self, st: VaultsState, g: np.ndarray, p: np.ndarray, t: np.ndarray) -> None:
