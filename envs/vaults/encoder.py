@@ -10,9 +10,9 @@ division by a per-column divisor (2 for counts by type, 1 for flags and one-hots
 scale elsewhere, with the integers clipped where the field is min(1, x / d)). A float32
 division of a small integer gives exactly the float32 of the float64 quotient for every value
 these fields take (a multiply by a rounded reciprocal would not). The values beyond int8 (loot,
-turns, the goal) and the other scalars of a game are gathered together and divided apart (a
-few NumPy calls fewer for a small batch), then written into each chunk of the output while it
-is in cache.
+turns, the goal) and the other scalars of a game are gathered together (a few NumPy calls fewer
+for a small batch) and written into each chunk of the output between its cast and its division:
+they are small integers, exact in float32 too.
 
 Every one-hot is a table lookup: the state's small integers (relative seats, pile tops, the
 pending decision combined with its owner, ...) index one constant table of output columns,
@@ -148,7 +148,7 @@ class Encoder:
                 put(slice(c + 50, c + 53), 12)  # modifiers + 6
         self.div = div
         self.players_col = col("num_players") + N - 2  # a constant one-hot
-        # the values written apart from the int8 matrix (beyond int8, or one per game): every
+        # the values put apart from the int8 matrix (beyond int8, or one per game): every
         # relative seat's loot and turns taken, then the scalars of `tail_state` and the goal,
         # each capped where its field is min(1, x / d) (the other scalars are small counts and
         # flags); `tail_at` [me, .] picks them from the loot, turns taken and scalars side by side
@@ -162,7 +162,6 @@ class Encoder:
                                          [c for c, _ in scalars]))
         self.tail_caps = np.array([game.goal] * N + [300] * N
                                   + [cap or 1 << 15 for _, cap in scalars])
-        self.tail_div = div[self.tail_cols]
         # hand size and disrupts per seat: sums over the hand, capped
         self.hand_sums = np.zeros((54, 2), np.float32)
         self.hand_sums[:, 0] = 1
@@ -440,17 +439,16 @@ class Encoder:
             raw[gc, cs:cs + 3] = np.minimum(g._crack_skills(st, gc), 30)
             t = g._target_tops(st, gc)[np.arange(gc.size), st.crack_target[gc]]
             raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
-        # -- float32: one division, then the values apart ---------------------------------------
+        # -- float32: the cast, the values apart, one division ---------------------------------
         wide = np.concatenate((st.loot, st.turns_taken, v[h:].T), 1)
         tail = wide.reshape(-1).take(self.tail_at[seats] + k["b_tail"])
         np.minimum(tail, self.tail_caps, out=tail)
-        tail = np.divide(tail, self.tail_div, dtype=np.float32)
         out = self.pool.empty((B, S), np.float32)  # small batches bypass the pool
         for i in range(0, B, CHUNK):  # a cast, then a same-type division while in cache:
             o = out[i:i + CHUNK]  # faster than one mixed-type division
             np.copyto(o, raw[i:i + CHUNK])
+            o[:, self.tail_cols] = tail[i:i + CHUNK]  # exact in float32 too
             np.divide(o, k["div"][:len(o)], out=o)
-            o[:, self.tail_cols] = tail[i:i + CHUNK]  # also while in cache
         # -- what was set outside the kept parts is cleared for the next call ------------------
         raw.reshape(-1)[hot] = 0
         if gs is not None:
