@@ -463,6 +463,8 @@ class Vaults(Game):
     def _target_tops(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """Top vault id [n,6] of each crack target seen from the active player, -1 if none."""
         cols = self._target_cols.take(st.active[g], axis=0)
+        if g.size == 1:
+            return st.tops[g[0]].take(cols)
         return st.tops.reshape(-1).take(g[:, None] * st.tops.shape[1] + cols)
 
     def _sync_tops(self, st: VaultsState, g: np.ndarray) -> None:
@@ -922,16 +924,17 @@ class Vaults(Game):
         ok[2] = n_ex > 0  # a tool moves to any other crew (or swaps)
         return ok & (cnt > 0)
 
-    def _class_options(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> tuple:
-        """What p's crews allow, from their cards per class: which card types can be played
+    def _class_options(self, cs: np.ndarray) -> tuple:
+        """What a seat's crews (their `cstats` rows cs [n,K,6]) allow, from their cards per
+        class: which card types can be played
         (dest [n,44]: a crew with room for the card's class, or a free slot for a boss or
         member; the Police station is not counted), which crews exist (ex [n,K]), which crews
         have a card that can move (movable [n,K]), and which cards can move by class and crew
         (ok [3,K,n], batch last: whole planes per operation for large batches). A batch of
         one looks the answers up by the class counts (read-only arrays kept per counts): a
         game meets the same crews over and over, and the AEC env asks in every MAIN step."""
-        cnt = _seat_rows(st.cstats, g, p)[..., ST_BOSS:].T.copy()  # [3,K,n]
-        if g.size != 1:
+        cnt = cs[..., ST_BOSS:].T.copy()  # [3,K,n]
+        if cnt.shape[-1] != 1:
             return self._class_options_of(cnt)
         key = cnt.tobytes()
         got = self._options_seen.get(key)
@@ -956,7 +959,7 @@ class Vaults(Game):
         """bool [n,44]: cards of the active player's source crew that have a legal
         destination (the class test needs every crew, the cards only the source's)."""
         p, src = st.active[g], st.src_crew[g]
-        ok = self._class_options(st, g, p)[3][:, src, np.arange(g.size)]
+        ok = self._class_options(_seat_rows(st.cstats, g, p))[3][:, src, np.arange(g.size)]
         return (st.crew[g, p, src] > 0) & ok[C.CLASS_OF].T
 
     def _move_dests(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
@@ -1536,18 +1539,19 @@ class Vaults(Game):
         K = self.K
         p = st.active[g].astype(np.int64)
         hand = _seat_rows(st.hand, g, p)  # [n,54]
+        cs = _seat_rows(st.cstats, g, p)  # [n,K,6]
         act = st.actions[g] > 0
         # a card can be played if its class has a destination: a crew with room, a new crew
         # (bosses, members), the Police station (bosses, while a disrupt can be had)
-        dest, ex, movable, _ = self._class_options(st, g, p)
-        if not dest[:, 0].all():
+        dest, ex, movable, _ = self._class_options(cs)
+        if np.count_nonzero(dest[:, 0]) < g.size:
             dest = dest.copy()
             dest[:, :C.N_BOSS] |= self._can_gain_disrupt(st, g)[:, None]
         m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest & act[:, None]
         # disrupts usable now
         held = hand[:, C.DISRUPT0:] > 0
-        h = held.any(1).nonzero()[0]  # usability matters only to holders of disrupts
-        if h.size:
+        if np.count_nonzero(held):  # usability matters only to holders of disrupts
+            h = held.any(1).nonzero()[0]
             use = self._effect_usable(st, g[h])
             m[h, C.DISRUPT0:54] = held[h] & _any_last(use[:, C.DISRUPT_EFFECTS])
         if not np.count_nonzero(act):
@@ -1558,7 +1562,7 @@ class Vaults(Game):
         can = (ex & ~(_seat_rows(st.spent, g, p) | _seat_rows(st.blocked, g, p))
                & (act & (st.phase[g] <= 3))[:, None])  # [n,K]
         if np.count_nonzero(can):
-            skills = _seat_rows(st.cstats, g, p)[..., ST_SK2] + _seat_rows(st.mods, g, p)
+            skills = cs[..., ST_SK2] + _seat_rows(st.mods, g, p)
             maxs = np.maximum(skills, 0).T.copy()  # [3,K,n]
             tg = self._crack_targets(st, g, maxs, _holds_key(hand)).any(1)  # [K,n]
             m[:, self.A_CRACK:self.A_CRACK + K] = can & tg.T
@@ -1567,8 +1571,9 @@ class Vaults(Game):
         if np.count_nonzero(dr):
             src = st.draw_source[g]
             m[:, self.A_DRAW] = dr & (src != 2) & (st.deck_len[g] > 0)
-            m[:, self.A_DRAW + 1] = dr & (src != 1) & (st.pc_len[g] > 0)
-            m[:, self.A_DRAW + 2] = dr & (src != 1) & (st.pt_len[g] > 0)
+            police = dr & (src != 1)
+            m[:, self.A_DRAW + 1] = police & (st.pc_len[g] > 0)
+            m[:, self.A_DRAW + 2] = police & (st.pt_len[g] > 0)
         m[:, self.A_END] = True
         return m
 
