@@ -161,17 +161,15 @@ class VaultsState(win.WindowState):
     rng_counter: np.ndarray  # uint64 [B]
 
 
-# control-flow tests read np.count_nonzero(x), several times cheaper than x.any() on the
-# small arrays a step deals in
-
-
 def _kinds(codes: np.ndarray) -> list[int]:
     """The distinct codes present (a batch of one needs no bincount)."""
     return codes.tolist() if codes.size == 1 else np.flatnonzero(np.bincount(codes)).tolist()
 
 
 # NumPy reduces a short last axis element by element, which is slow for a large batch: there
-# the helpers below combine the columns instead (a batch of one keeps the single reduction)
+# the helpers below combine the columns instead (a batch of one keeps the single reduction).
+# Control-flow tests read np.count_nonzero(x): several times cheaper than x.any() on the small
+# arrays a step deals in.
 SMALL_BATCH = 64
 
 
@@ -903,7 +901,8 @@ class Vaults(Game):
         put = ~pol
         gp, pp, kp = g[put], p[put], k[put]
         st.crew[gp, pp, kp, c[put]] += 1
-        st.cstats[gp, pp, kp] = self._crew_stats(st.crew[gp, pp, kp])  # a new crew starts clean
+        # (a new crew's slot holds no flags: see `_normalize`)
+        st.cstats[gp, pp, kp] = self._crew_stats(st.crew[gp, pp, kp])
 
     # -- moving cards between crews [RB "Forming Crews", FAQ "refreshed"] -------------------
     def _move_class_ok(self, cnt: np.ndarray, ex: np.ndarray, room: np.ndarray) -> np.ndarray:
@@ -926,13 +925,13 @@ class Vaults(Game):
 
     def _class_options(self, cs: np.ndarray) -> tuple:
         """What a seat's crews (their `cstats` rows cs [n,K,6]) allow, from their cards per
-        class: which card types can be played
-        (dest [n,44]: a crew with room for the card's class, or a free slot for a boss or
-        member; the Police station is not counted), which crews exist (ex [n,K]), which crews
-        have a card that can move (movable [n,K]), and which cards can move by class and crew
-        (ok [3,K,n], batch last: whole planes per operation for large batches). A batch of
-        one looks the answers up by the class counts (read-only arrays kept per counts): a
-        game meets the same crews over and over, and the AEC env asks in every MAIN step."""
+        class: which card types can be played (dest [n,44]: a crew with room for the card's
+        class, or a free slot for a boss or member; the Police station is not counted), which
+        crews exist (ex [n,K]), which crews have a card that can move (movable [n,K]), and
+        which cards can move by class and crew (ok [3,K,n], batch last: whole planes per
+        operation for large batches). A batch of one looks the answers up by the class counts
+        (read-only arrays kept per counts): a game meets the same crews over and over, and the
+        AEC env asks in every MAIN step."""
         cnt = cs[..., ST_BOSS:].T.copy()  # [3,K,n]
         if cnt.shape[-1] != 1:
             return self._class_options_of(cnt)
