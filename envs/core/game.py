@@ -255,7 +255,8 @@ class Game:
                 mask = state.legal_action_mask
                 if idx.size < state.batch_size:
                     mask = mask.take(idx, axis=0)
-                one = np.add.reduce(mask, axis=1) == 1
+                # bools summed as bytes into uint16: several times faster than a bool sum
+                one = np.add.reduce(mask.view(np.uint8), axis=1, dtype=np.uint16) == 1
                 if not np.count_nonzero(one):
                     break
                 self._step(state, idx.compress(one), mask.compress(one, axis=0).argmax(axis=1))
