@@ -80,20 +80,23 @@ def _stale_rows(k: dict, st: VaultsState, part: str, n: int) -> np.ndarray | sli
     changed = np.zeros(n, bool)
     for a, b in zip(inputs, last):
         _mark_changed(changed, a, b)
-        np.copyto(b, a)
     rows = np.flatnonzero(changed)
     return rows if rows.size else None
 
 
 def _mark_changed(changed: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
-    """Mark in `changed` [n] the rows where a and b [n, ...] differ. Compared a word at a
-    time: 8 bytes where rows are at least that long (a word across two rows marks both), else
-    the widest word that divides a row -- far fewer elements than a per-row reduction over a
-    short last axis."""
+    """Mark in `changed` [n] the rows where a and b [n, ...] differ, and bring b up to a (only
+    the words that differ: few, against a copy of all of b). Compared a word at a time: 8
+    bytes where rows are at least that long (a word across two rows marks both), else the
+    widest word that divides a row -- far fewer elements than a per-row reduction over a short
+    last axis."""
     a, b = a.reshape(-1).view(np.uint8), b.reshape(-1).view(np.uint8)
     row = a.size // changed.size  # bytes
     w = 8 if row >= 8 and a.size % 8 == 0 else min(row & -row, 8)
-    at = np.flatnonzero(a.view(f"u{w}") != b.view(f"u{w}")) * w
+    a, b = a.view(f"u{w}"), b.view(f"u{w}")
+    at = np.flatnonzero(a != b)
+    b[at] = a[at]
+    at *= w
     changed[at // row] = True
     changed[(at + w - 1) // row] = True
 
