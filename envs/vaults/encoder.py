@@ -16,9 +16,10 @@ they are small integers, exact in float32 too.
 
 Every one-hot is a table lookup: the state's small integers (relative seats, pile tops, the
 pending decision combined with its owner, ...) index one constant table of output columns,
-and one scatter sets them all. A value that shows nothing maps to the `goal` column, which is
-written after the division. Outside the kept parts the int8 matrix is zero between calls: each
-call clears the few ones it set, which touches far fewer bytes than zeroing those columns.
+and one scatter sets them all. A value that shows nothing maps to the `goal` column, which the
+goal itself overwrites before the division. Outside the kept parts the int8 matrix is zero
+between calls: each call clears the few ones it set, which touches far fewer bytes than zeroing
+those columns.
 
 The hands, the crews, the vault piles, the public piles (with every seat's peeks at them) and
 the Police station change far less often than the turn does, so each is rebuilt only where its
