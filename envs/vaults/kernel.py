@@ -44,7 +44,6 @@ WHO[E["B_PICKPOCKET"]] = WHO[E["D_PICKPOCKET"]] = WHO_OPP
 OP[E["D_RESET"]] = OP_RESET
 _SKILLS_F = C.SKILLS.astype(np.float32)  # float tables: matrix products use BLAS
 _SKILLS_TWICE = _SKILLS_F * np.where(C.IS_TOOL, 2, 1)[:, None].astype(np.float32)
-_SKILLS_OVER = np.concatenate([_SKILLS_F, _SKILLS_F[C.TOOL0:]])  # cards, then overloads
 _SLOT_TYPE = np.repeat(np.arange(C.N_CREW_TYPES), 2)  # Police slots: two per card type
 _SLOT_COPY = (np.arange(2 * C.N_CREW_TYPES) % 2)[None, :]
 _PILE_BASE = np.arange(3) * C.PILE_SIZE  # public pile offsets in a game's flat [3,9] piles
@@ -439,10 +438,10 @@ class Vaults(Game):
         return (cs[..., ST_BOSS] + cs[..., ST_MEM]) > 0
 
     def _crew_stats(self, cr: np.ndarray) -> np.ndarray:
-        """`cstats` [...,6] of crews cr [...,44] (one 2-D product: a stack of small ones
-        costs about twice as much)."""
-        flat = cr.reshape(-1, C.N_CREW_TYPES).astype(np.float32)
-        return (flat @ _STATS).astype(np.int16).reshape(cr.shape[:-1] + (_STATS.shape[1],))
+        """`cstats` [...,6] of crews cr [...,44]. (A stack of small products: one large 2-D
+        product is faster on an idle machine, but BLAS then spreads it over threads, which
+        stall for milliseconds when the cores are busy.)"""
+        return (cr.astype(np.float32) @ _STATS).astype(np.int16)
 
     def _skills(self, crew: np.ndarray, mods: np.ndarray, tools_twice: bool) -> np.ndarray:
         """Crew skills [...,3]: cards (+ every tool again if `tools_twice`) + modifiers >= 0."""
@@ -454,9 +453,9 @@ class Vaults(Game):
         """Current skills [n,3] of the declared crack's crew, with its overloads."""
         a, k = st.active[g], st.crack_crew[g]
         cr = st.crew[g, a, k]
-        over = np.minimum(st.over[g], cr[:, C.TOOL0:])
-        cards = np.concatenate((cr, over), 1).astype(np.float32)  # float products are exact
-        return np.maximum((cards @ _SKILLS_OVER).astype(np.int16) + st.mods[g, a, k], 0)
+        over = np.minimum(st.over[g], cr[:, C.TOOL0:]).astype(np.int16)
+        return np.maximum(cr.astype(np.int16) @ C.SKILLS + over @ C.SKILLS[C.TOOL0:]
+                          + st.mods[g, a, k], 0)
 
     def _target_tops(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         """Top vault id [n,6] of each crack target seen from the active player, -1 if none."""
