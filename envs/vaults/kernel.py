@@ -994,11 +994,12 @@ class Vaults(Game):
         st.tgt_crew[g] = k
         swap = g[full]
         st.dec[swap] = D["SWAP_CARD"]
-        mv = ~full
-        gm = g[mv]
-        st.crew[gm, p[mv], src[mv], x[mv]] -= 1
-        st.crew[gm, p[mv], k[mv], x[mv]] += 1
-        self._moved(st, gm)
+        if np.count_nonzero(full):
+            mv = ~full
+            g, p, src, k, x = g[mv], p[mv], src[mv], k[mv], x[mv]
+        st.crew[g, p, src, x] -= 1
+        st.crew[g, p, k, x] += 1
+        self._moved(st, g, p, src, k)
 
     def _swap_card(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         p = st.active[g].astype(np.int64)
@@ -1008,15 +1009,28 @@ class Vaults(Game):
         st.crew[g, p, k, x] += 1
         st.crew[g, p, k, a] -= 1
         st.crew[g, p, src, a] += 1
-        self._moved(st, g)
+        self._moved(st, g, p, src, k)
 
-    def _moved(self, st: VaultsState, g: np.ndarray) -> None:
+    def _moved(self, st: VaultsState, g: np.ndarray, p: np.ndarray, src: np.ndarray,
+               k: np.ndarray) -> None:
+        """A card moved from crew src to crew k of seat p (or two swapped): both crews' stats
+        follow, and a source left without a boss or member dissolves. A legal move never
+        leaves a tool without one (`_move_dests`), so no other crew changes (the generic
+        `_normalize` would look at all of them)."""
         if g.size == 0:
             return
         st.actions[g] -= 1
         st.phase[g] = np.maximum(st.phase[g], 2)
         st.dec[g] = NONE
-        self._normalize(st, g, st.active[g])
+        st.cstats[g, p, k] = self._crew_stats(st.crew[g, p, k])
+        left = self._crew_stats(st.crew[g, p, src])
+        st.cstats[g, p, src] = left
+        gone = (left[:, ST_BOSS] + left[:, ST_MEM]) == 0
+        if np.count_nonzero(gone):  # see `_normalize`: slots without a crew hold no flags
+            gg, pg, sg = g[gone], p[gone], src[gone]
+            st.spent[gg, pg, sg] = False
+            st.blocked[gg, pg, sg] = False
+            st.mods[gg, pg, sg] = 0
         if self.windows == "every_action":
             self._push(st, g, E["ACTION_WINDOW"])
 
