@@ -1619,8 +1619,8 @@ class Vaults(Game):
             mod = op[card] == OP_MOD
             ex = self.exists(st, g[card]).any(2)
             elig[card] = np.where(mod[:, None], ex, el)
-        for off in range(N):
-            m[:, self.A_PLAYER + off] = elig[np.arange(g.size), (owner + off) % N]
+        seats = (owner[:, None] + np.arange(N)) % N  # by offset from the owner
+        m[:, self.A_PLAYER:self.A_PLAYER + N] = np.take_along_axis(elig, seats, 1)
         return m
 
     def _mask_target_crew(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
