@@ -277,6 +277,7 @@ class Encoder:
                 "seat_rows": R.reshape(B * N, W),
                 "crews": R.reshape(B * N, W)[:, self.crew0:self.crew0 + 53 * K].reshape(
                     B * N, K, 53),
+                "slot_at": np.divmod(np.arange(B * N * K), K),  # slot -> (seat row, slot k)
                 "b": np.arange(B)[:, None], "bN": np.arange(B) * N, "rowS": np.arange(B) * S,
                 "div": np.tile(self.div, (min(B, CHUNK), 1)),  # a whole chunk's: one long loop
                 "goal": np.full(B, self.game.goal),
@@ -287,10 +288,10 @@ class Encoder:
                 "mine": np.zeros((B * N, MINE), np.int8)}
         return c
 
-    def rebuild_stale(self, st: VaultsState, k: dict, parts: tuple[str, ...], n: int) -> None:
-        """Rebuild each kept part (named as its method) over the rows of its n whose inputs
-        changed since the last call."""
-        for part in parts:
+    def rebuild_stale(self, st: VaultsState, k: dict, parts: dict[str, int]) -> None:
+        """Rebuild each kept part (named as its method) over the rows, of the number given,
+        whose inputs changed since the last call."""
+        for part, n in parts.items():
             rows = _stale_rows(k, st, part, n)
             if rows is not None:
                 getattr(self, part)(st, k, rows)
@@ -380,21 +381,24 @@ class Encoder:
         k["mine"].reshape(-1, N, MINE)[rows, :, 108:] = blk[:, :84].reshape(n, N, 84)
 
     def crews(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
-        """Crew slots of the seat rows `rows`: exists, cards, skills, spent, blocked,
-        modifiers."""
-        K = self.K
-        crew = st.crew.reshape(-1, K, 44)[rows]
-        x = np.concatenate((crew, st.mods.reshape(-1, K, 3)[rows],
-                            st.spent.reshape(-1, K, 1)[rows], st.blocked.reshape(-1, K, 1)[rows]),
-                           -1, dtype=np.float32) @ self.crew_table
+        """The crew slots `rows` (of all seats' slots in order): exists, cards, skills, spent,
+        blocked, modifiers."""
+        crew = st.crew.reshape(-1, 44)[rows]
+        n = len(crew)
+        # stacked products of 8 slots each: one large product would start BLAS threads
+        x = np.zeros((-(-n // 8), 8, 49), np.float32)
+        np.concatenate((crew, st.mods.reshape(-1, 3)[rows], st.spent.reshape(-1, 1)[rows],
+                        st.blocked.reshape(-1, 1)[rows]), -1, out=x.reshape(-1, 49)[:n])
+        x = (x @ self.crew_table).reshape(-1, 9)[:n]
         x += self.crew_shift
         np.maximum(x, 0, out=x)
         np.minimum(x, self.crew_caps, out=x)
-        rc = np.empty(crew.shape[:-1] + (53,), np.int8)
-        rc[..., 0] = x[..., 0]
-        rc[..., 1:45] = crew
-        rc[..., 45:] = x[..., 1:]
-        k["crews"][rows] = rc
+        rc = np.empty((n, 53), np.int8)
+        rc[:, 0] = x[:, 0]
+        rc[:, 1:45] = crew
+        rc[:, 45:] = x[:, 1:]
+        seat_row, slot = k["slot_at"]
+        k["crews"][seat_row[rows], slot[rows]] = rc
 
     def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         g = self.game
@@ -405,10 +409,11 @@ class Encoder:
         if B <= SMALL_BATCH:
             k["changed"] = _changed_parts(k, st)
         # -- the seat blocks, relative to me: one scatter ---------------------------------------
-        self.rebuild_stale(st, k, ("hands", "piles", "crews"), B * N)  # in absolute seat order
+        # in absolute seat order; the crews slot by slot (a step changes one or two)
+        self.rebuild_stale(st, k, {"hands": B * N, "piles": B * N, "crews": B * N * self.K})
         k["seat_items"][k["b"], self.rotation[-seats]] = k["R_items"]  # seat q of game b to q - me
         my_row = k["bN"] + seats
-        self.rebuild_stale(st, k, ("public", "police"), B)
+        self.rebuild_stale(st, k, {"public": B, "police": B})
         c = col["my_hand"]
         raw[:, c:c + MINE] = k["mine"].take(my_row, axis=0)
         k["seats"][:, 0, SEAT_HAND:SEAT_HAND + 54] = raw[:, c:c + 54]  # I know my own hand
