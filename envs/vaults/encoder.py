@@ -188,6 +188,7 @@ class Encoder:
         self.police0 = col("police_counts")
         assert self.table_cols.start == self.seat0 + N * W
         self.rotation = (np.arange(N)[:, None] + np.arange(N)) % N  # [me, r] -> seat
+        self.relative = self.rotation[-np.arange(N)]  # [me, seat] -> r
         scalar_at = np.broadcast_to(2 * N + np.arange(len(scalars)), (N, len(scalars)))
         self.tail_at = np.concatenate((self.rotation, N + self.rotation, scalar_at), 1)
         self._build_hot_table()
@@ -411,7 +412,7 @@ class Encoder:
         # -- the seat blocks, relative to me: one scatter ---------------------------------------
         # in absolute seat order; the crews slot by slot (a step changes one or two)
         self.rebuild_stale(st, k, {"hands": B * N, "piles": B * N, "crews": B * N * self.K})
-        k["seat_items"][k["b"], self.rotation[-seats]] = k["R_items"]  # seat q of game b to q - me
+        k["seat_items"][k["b"], self.relative[seats]] = k["R_items"]  # seat q of game b to q - me
         my_row = k["bN"] + seats
         self.rebuild_stale(st, k, {"public": B, "police": B})
         c = col["my_hand"]
