@@ -403,7 +403,7 @@ class Encoder:
 
     def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         g = self.game
-        B, N, S = st.batch_size, self.N, self.size
+        B, N, S = len(seats), self.N, self.size
         col = self.col
         k = self.consts(B)
         raw = k["raw"]
