@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 SEAT_HAND, SEAT_VAULTS, SEAT_TOP, SEAT_FAILS, SEAT_PILE = 2, 57, 58, 86, 87  # seat block
 MINE = 192  # my_hand, my_hand_known and my_peeks, per seat
-CHUNK = 64  # rows converted to float32 at a time
+CHUNK = 3 << 16  # values converted to float32 at a time (whole rows: 81 at 4 players)
 SMALL_BATCH = 16  # batches up to this size keep the parts that did not change
 # the state fields each kept part of the int8 matrices is built from
 PART_INPUTS = {"hands": ("hand", "known"), "piles": ("vpriv", "vpriv_len"),
@@ -280,7 +280,7 @@ class Encoder:
                     B * N, K, 53),
                 "slot_at": np.divmod(np.arange(B * N * K), K),  # slot -> (seat row, slot k)
                 "b": np.arange(B)[:, None], "bN": np.arange(B) * N, "rowS": np.arange(B) * S,
-                "div": np.tile(self.div, (min(B, CHUNK), 1)),  # a whole chunk's: one long loop
+                "div": np.tile(self.div, (min(B, CHUNK // S), 1)),  # a chunk's: one long loop
                 "goal": np.full(B, self.game.goal),
                 "b_tail": np.arange(B)[:, None] * self.tail_at.shape[1],
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
@@ -454,10 +454,11 @@ class Encoder:
         tail = wide.reshape(-1).take(self.tail_at[seats] + k["b_tail"])
         np.minimum(tail, self.tail_caps, out=tail)
         out = self.pool.empty((B, S), np.float32)  # small batches bypass the pool
-        for i in range(0, B, CHUNK):  # a cast, then a same-type division while in cache:
-            o = out[i:i + CHUNK]  # faster than one mixed-type division
-            np.copyto(o, raw[i:i + CHUNK])
-            o[:, self.tail_cols] = tail[i:i + CHUNK]  # exact in float32 too
+        chunk = len(k["div"])
+        for i in range(0, B, chunk):  # a cast, then a same-type division while in cache:
+            o = out[i:i + chunk]  # faster than one mixed-type division
+            np.copyto(o, raw[i:i + chunk])
+            o[:, self.tail_cols] = tail[i:i + chunk]  # exact in float32 too
             np.divide(o, k["div"][:len(o)], out=o)
         # -- what was set outside the kept parts is cleared for the next call ------------------
         raw.reshape(-1)[hot] = 0
