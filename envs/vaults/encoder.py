@@ -23,7 +23,7 @@ those columns.
 
 The hands, the crews, the vault piles, the public piles (with every seat's peeks at them) and
 the Police station change far less often than the turn does, so each is rebuilt only where its
-inputs changed since the last call: for a large batch, the seat rows (or games) that
+inputs changed since the last call: for a large batch, the seat rows, crew slots or games that
 changed, found by comparing kept copies a word at a time; for a small one (the AEC env, where
 every NumPy call costs about the same whatever its size), all of it or nothing.
 """
