@@ -1548,18 +1548,20 @@ class Vaults(Game):
 
     def _mask_main(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
         m = self._blank(g)
+        m[:, self.A_END] = True
         K = self.K
-        p = st.active[g].astype(np.int64)
+        p = st.active[g]
         hand = _seat_rows(st.hand, g, p)  # [n,54]
         cs = _seat_rows(st.cstats, g, p)  # [n,K,6]
         act = st.actions[g] > 0
+        live = act[:, None]
         # a card can be played if its class has a destination: a crew with room, a new crew
         # (bosses, members), the Police station (bosses, while a disrupt can be had)
         dest, ex, movable, _ = self._class_options(cs)
         if np.count_nonzero(dest[:, 0]) < g.size:
             dest = dest.copy()
             dest[:, :C.N_BOSS] |= self._can_gain_disrupt(st, g)[:, None]
-        m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest & act[:, None]
+        m[:, :C.DISRUPT0] = (hand[:, :C.DISRUPT0] > 0) & dest & live
         # disrupts usable now
         held = hand[:, C.DISRUPT0:] > 0
         if np.count_nonzero(held):  # usability matters only to holders of disrupts
@@ -1567,26 +1569,25 @@ class Vaults(Game):
             use = self._effect_usable(st, g[h])
             m[h, C.DISRUPT0:54] = held[h] & _any_last(use[:, C.DISRUPT_EFFECTS])
         if not np.count_nonzero(act):
-            m[:, self.A_END] = True
             return m
-        m[:, self.A_MOVE:self.A_MOVE + K] = movable & act[:, None]
+        m[:, self.A_MOVE:self.A_MOVE + K] = movable & live
+        phase = st.phase[g]
         # cracks: an unspent, unblocked crew that meets some target (or a key is held)
         can = (ex & ~(_seat_rows(st.spent, g, p) | _seat_rows(st.blocked, g, p))
-               & (act & (st.phase[g] <= 3))[:, None])  # [n,K]
+               & live & (phase <= 3)[:, None])  # [n,K]
         if np.count_nonzero(can):
             skills = cs[..., ST_SK2] + _seat_rows(st.mods, g, p)
             maxs = np.maximum(skills, 0).T.copy()  # [3,K,n]
             tg = self._crack_targets(st, g, maxs, _holds_key(hand)).any(1)  # [K,n]
             m[:, self.A_CRACK:self.A_CRACK + K] = can & tg.T
         # draws: phase 1 only, one source, not with five cards at the start of the turn
-        dr = act & (st.phase[g] == 1) & st.can_draw[g]
+        dr = act & (phase == 1) & st.can_draw[g]
         if np.count_nonzero(dr):
             src = st.draw_source[g]
             m[:, self.A_DRAW] = dr & (src != 2) & (st.deck_len[g] > 0)
             police = dr & (src != 1)
             m[:, self.A_DRAW + 1] = police & (st.pc_len[g] > 0)
             m[:, self.A_DRAW + 2] = police & (st.pt_len[g] > 0)
-        m[:, self.A_END] = True
         return m
 
     def _mask_play_dest(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
