@@ -280,7 +280,7 @@ class Encoder:
                     B * N, K, 53),
                 "slot_at": np.divmod(np.arange(B * N * K), K),  # slot -> (seat row, slot k)
                 "b": np.arange(B)[:, None], "bN": np.arange(B) * N, "rowS": np.arange(B) * S,
-                "div": np.tile(self.div, (min(B, CHUNK // S), 1)),  # a chunk's: one long loop
+                "div": np.tile(self.div, (max(min(B, CHUNK // S), 1), 1)),  # one long loop
                 "goal": np.full(B, self.game.goal),
                 "b_tail": np.arange(B)[:, None] * self.tail_at.shape[1],
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
@@ -424,7 +424,7 @@ class Encoder:
         # -- one-hots: values -> columns through one table, one scatter --------------------------
         h = len(self.hot_state)
         v = np.concatenate([getattr(st, name) for name in self.hot_state + self.tail_state]
-                           + [k["goal"]], dtype=np.int64).reshape(-1, B)
+                           + [k["goal"]], dtype=np.int64).reshape(h + len(self.tail_state) + 1, B)
         v[:4] -= seats
         hot = v[self.hot_rows] + v[h - 1] * self.hot_dec
         hot += self.hot_offset
