@@ -719,7 +719,8 @@ class Vaults(Game):
         # decisions wait until no forced chain is left elsewhere, so that their (costly) mask
         # is computed in one call rather than once per round.
         waiting = []
-        if self.auto_forced and st.batch_size > SMALL_BATCH:
+        large = self.auto_forced and idx.size > SMALL_BATCH
+        if large:
             opened = (st.dec[idx] != NONE) & ~st.game_over[idx]
             if np.count_nonzero(opened):
                 idx = np.concatenate([idx[~opened], self._refresh(st, idx[opened], True)])
@@ -730,7 +731,7 @@ class Vaults(Game):
                 if over.size:
                     st.game_over[over] = False
                     self._finish(st, over)
-                if self.auto_forced and st.batch_size > SMALL_BATCH:
+                if large:
                     main = st.dec[idx] == D["MAIN"]
                     waiting.append(idx[main])
                     idx = idx[~main]
