@@ -1233,8 +1233,8 @@ class Vaults(Game):
         """bool [n,...,K]: of the crews (their cards per class, counts [n,...,K,3]) of seats
         that are (opp [n,...]) the effect owner's opponents or not, those holding a card the
         pending effect may take. Targets are whole classes and every other condition is one
-        of the crew or of the game, so the class counts decide (`_target_cards` picks the
-        cards)."""
+        of the crew or of the game, so the class counts decide (`_mask_target_card`
+        picks the cards)."""
         e = st.effect[g].astype(np.int64)
         lead = (slice(None),) + (None,) * (counts.ndim - 3)  # [n] -> [n,...]
         cls = TARGET_CLASSES[e][lead + (None,)]  # [n,...,1,3]
@@ -1527,7 +1527,7 @@ class Vaults(Game):
                     continue
                 f, a = sel, mask[0].nonzero()[0]
             else:
-                # (bytes summed as bytes: several times faster than a bool sum; < 255 legal)
+                # (bools summed as bytes: several times faster than a bool sum; < 255 legal)
                 one = np.add.reduce(mask.view(np.uint8), axis=1, dtype=np.uint8) == 1
                 if not np.count_nonzero(one):
                     continue
