@@ -448,7 +448,7 @@ class Encoder:
                 raw[gc, col["crack_target"] + t] = 1
                 cs = col["crack_skills"]
                 raw[gc, cs:cs + 3] = np.minimum(g._crack_skills(st, gc), 30)
-                t = g._target_tops(st, gc)[np.arange(gc.size), st.crack_target[gc]]
+                t = g._crack_top(st, gc)
                 raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
             # -- float32: the cast, the values apart, one division ---------------------------------
             wide = np.concatenate((st.loot, st.turns_taken, v[h:].T), 1)

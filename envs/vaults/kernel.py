@@ -464,6 +464,11 @@ class Vaults(Game):
             return st.tops[g[0]].take(cols)
         return st.tops.reshape(-1).take(g[:, None] * st.tops.shape[1] + cols)
 
+    def _crack_top(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
+        """Top vault id [n] of the declared crack's target, -1 if its pile is empty."""
+        cols = self._target_cols[st.active[g], st.crack_target[g]]
+        return st.tops.reshape(-1).take(g * st.tops.shape[1] + cols)
+
     def _sync_tops(self, st: VaultsState, g: np.ndarray) -> None:
         """Recompute `tops` of games g from their piles (after the piles changed)."""
         N = self.num_players
@@ -1086,7 +1091,7 @@ class Vaults(Game):
             win.open_window(st, g, WIN_CRACK, st.active[g])
 
     def _combo_met(self, st: VaultsState, g: np.ndarray) -> np.ndarray:
-        tops = self._target_tops(st, g)[np.arange(g.size), st.crack_target[g]]
+        tops = self._crack_top(st, g)
         return _meets(self._crack_skills(st, g), _COMBO_OR_EMPTY[tops])
 
     def _burn_overloads(self, st: VaultsState, g: np.ndarray) -> None:
@@ -1118,7 +1123,7 @@ class Vaults(Game):
             return
         N = self.num_players
         a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
-        tops = self._target_tops(st, g)[np.arange(g.size), st.crack_target[g]]
+        tops = self._crack_top(st, g)
         met = _meets(self._crack_skills(st, g), C.VAULT_COMBO[np.maximum(tops, 0)])
         ok = st.crew[g, a, k, :C.TOOL0].any(1) & (st.key_used[g] | met) & (tops >= 0)
         self._abort(st, g[~ok])
