@@ -17,6 +17,7 @@ import dataclasses
 import numpy as np
 
 from ..core import Game, Option, rng
+from ..core.groups import groups
 from ..core.state import BatchState
 from . import components as C
 from .layout import Encoder, build_action_layout, build_observation_layout
@@ -106,11 +107,6 @@ class BigScoreState(BatchState):
 def _first_true(m: np.ndarray) -> np.ndarray:
     """Index of the first True along the last axis (0 where none)."""
     return m.argmax(axis=-1)
-
-
-def _kinds(phase: np.ndarray) -> np.ndarray:
-    """The distinct decision types present (cheaply for a batch of one)."""
-    return phase if phase.size == 1 else np.flatnonzero(np.bincount(phase, minlength=10))
 
 
 def _clockwise(start: np.ndarray, n: int) -> np.ndarray:
@@ -305,14 +301,8 @@ class BigScoreGame(Game):
 
     # -- the step: one handler per decision type ------------------------------------------------
     def _step(self, s: BigScoreState, idx: np.ndarray, actions: np.ndarray) -> None:
-        phase = s.phase[idx]
-        present = _kinds(phase)
-        if len(present) == 1:
-            self._handlers[present[0]](self, s, idx, actions)
-        else:
-            for d in present:
-                sel = phase == d
-                self._handlers[d](self, s, idx[sel], actions[sel])
+        for d, sel in groups(s.phase[idx]):
+            self._handlers[d](self, s, idx[sel], actions[sel])
         self._refresh(s, idx)
 
     def _on_boss_option(self, s, idx, a):
@@ -846,14 +836,8 @@ class BigScoreGame(Game):
             return
         seat_all = self._actor(s, live)
         s.current_player[live] = seat_all
-        phase = s.phase[live]
-        kinds = _kinds(phase)
-        for d in kinds:
-            if len(kinds) == 1:
-                g, seat = live, seat_all
-            else:
-                sel = phase == d
-                g, seat = live[sel], seat_all[sel]
+        for d, sel in groups(s.phase[live]):
+            g, seat = live[sel], seat_all[sel]
             if d == BOSS_OPTION:
                 mask[g, A_BOSS_TOKEN] = mask[g, A_BOSS_CASH] = True
             elif d == DRAFT:

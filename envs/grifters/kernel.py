@@ -19,6 +19,7 @@ import numpy as np
 from ..core import rng
 from ..core.buffers import BufferPool
 from ..core.game import Game
+from ..core.groups import groups
 from ..core.layout import ActionLayout, ActionRange, Block, Field, ObservationLayout
 from ..core.options import Option
 from ..core.state import BatchState
@@ -212,18 +213,6 @@ def _all(flags: np.ndarray) -> bool:
     return np.count_nonzero(flags) == flags.size
 
 
-def _groups(keys: np.ndarray) -> list[tuple[int, np.ndarray | slice]]:
-    """(key, positions) for each distinct key in ascending order, positions ascending; one
-    slice when all keys are equal (the common case of small batches)."""
-    first = int(keys[0])
-    if len(keys) == 1 or _all(keys == first):
-        return [(first, slice(None))]
-    order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
-    cuts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(keys)]
-    return [(int(ordered[a]), order[a:b]) for a, b in zip(cuts[:-1], cuts[1:])]
-
-
 class GriftersGame(Game):
     """Grifters for 2-4 players (see the module docstring of grifters_v0 for the rules)."""
 
@@ -350,7 +339,7 @@ class GriftersGame(Game):
 
     def _dispatch(self, s: GriftersState, g: np.ndarray, a: np.ndarray) -> None:
         """Apply decisions: one handler per decision type, each on its group of games."""
-        for k, sel in _groups(s.dec[g]):
+        for k, sel in groups(s.dec[g]):
             _HANDLERS[k](self, s, g[sel], a[sel])
 
     def _run(self, s: GriftersState, idx: np.ndarray) -> None:
@@ -541,7 +530,7 @@ class GriftersGame(Game):
     def _exec(self, s: GriftersState, g: np.ndarray) -> None:
         step = PROG_STEP[s.prog[g], s.pc[g]]
         op, arg = step[:, 0], step[:, 1]
-        for o, sel in _groups(op):
+        for o, sel in groups(op):
             if o in _OPENS_DECISION:  # the effect starts with a choice
                 self._open(s, g[sel], _OPENS_DECISION[o])
             else:

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..core import ActionLayout, ActionRange, Block, Field, Game, ObservationLayout, Option, rng
 from ..core import windows as win
+from ..core.groups import groups, kinds
 from . import components as C
 from .components import D, E
 
@@ -158,11 +159,6 @@ class VaultsState(win.WindowState):
     resume: np.ndarray  # int8 [B]  what the closing window resumes (RESUME_*)
     game_over: np.ndarray  # bool [B]  ended by the rules during this step
     rng_counter: np.ndarray  # uint64 [B]
-
-
-def _kinds(codes: np.ndarray) -> list[int]:
-    """The distinct codes present (a batch of one needs no bincount)."""
-    return codes.tolist() if codes.size == 1 else np.flatnonzero(np.bincount(codes)).tolist()
 
 
 # NumPy reduces a short last axis element by element, which is slow for a large batch: there
@@ -710,14 +706,8 @@ class Vaults(Game):
 
     # -- the step: dispatch by decision, then advance to the next decision ---------------------
     def _step(self, st: VaultsState, idx: np.ndarray, actions: np.ndarray) -> None:
-        dec = st.dec[idx]
-        kinds = _kinds(dec)
-        if len(kinds) == 1:
-            self._HANDLERS[kinds[0]](self, st, idx, actions)
-        else:
-            for d in kinds:
-                sel = dec == d
-                self._HANDLERS[d](self, st, idx[sel], actions[sel])
+        for d, sel in groups(st.dec[idx]):
+            self._HANDLERS[d](self, st, idx[sel], actions[sel])
         # resolve effects up to the next decisions; forced ones leave games to resolve again.
         # In a large batch, games whose action opened a decision settle its forced choices
         # first, so that those this finishes resolve with the rest in one pass; and MAIN
@@ -797,14 +787,8 @@ class Vaults(Game):
     # -- MAIN -------------------------------------------------------------------------------
     def _main(self, st: VaultsState, g: np.ndarray, a: np.ndarray) -> None:
         st.dec[g] = NONE
-        kind = self._main_kind[a]
-        kinds = _kinds(kind)
-        if len(kinds) == 1:
-            self._MAIN_ACTIONS[kinds[0]](self, st, g, a)
-            return
-        for k in kinds:
-            m = kind == k
-            self._MAIN_ACTIONS[k](self, st, g[m], a[m])
+        for k, sel in groups(self._main_kind[a]):
+            self._MAIN_ACTIONS[k](self, st, g[sel], a[sel])
 
     def _play_card(self, st: VaultsState, g: np.ndarray, c: np.ndarray) -> None:
         """Play a boss, member or tool from hand: its ability first, then the destination."""
@@ -1171,7 +1155,7 @@ class Vaults(Game):
         e = st.stack[g, st.slen[g]].astype(np.int64)
         st.effect[g] = e
         owner = st.owner[g].astype(np.int64)
-        present = set(_kinds(e))
+        present = set(kinds(e))
 
         # immediate effects
         if present & _DRAWS:
