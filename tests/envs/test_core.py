@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from heistbench.envs.core import rng
 from heistbench.envs.core.buffers import BufferPool
+from heistbench.envs.core.groups import groups, kinds
 from heistbench.envs.core.layout import (
     ActionLayout,
     ActionRange,
@@ -137,3 +138,13 @@ def test_buffer_pool_never_hands_out_a_held_buffer():
     assert id(c) == a_id and not c.any()
     d = pool.empty((2, 3), np.int16)
     assert d.dtype == np.int16 and d is not c
+
+
+def test_groups_split_a_batch_by_code():
+    keys = np.array([3, 1, 3, 0, 1, 3], np.int8)
+    got = [(k, np.arange(6)[sel].tolist()) for k, sel in groups(keys)]
+    assert got == [(0, [3]), (1, [1, 4]), (3, [0, 2, 5])]
+    assert kinds(keys) == [0, 1, 3]
+    assert groups(np.array([2, 2], np.int8)) == [(2, slice(None))]
+    assert kinds(np.array([5], np.int8)) == [5]
+    assert groups(np.zeros(0, np.int8)) == []
