@@ -580,12 +580,17 @@ class Vaults(Game):
             st.crew[g, p, :, C.TOOL0:] = cr[..., C.TOOL0:] * ex[..., None]
             stats *= ex[..., None]  # the orphans are empty now
         st.cstats[g, p] = stats
-        # a slot without a crew has no flags or modifiers, so a crew formed there starts
-        # unspent, unblocked and unmodified: those of crews that dissolved are cleared
         if np.count_nonzero(dissolved):
-            st.spent[g, p] &= ex
-            st.blocked[g, p] &= ex
-            st.mods[g, p] *= ex[..., None]
+            r, k = np.nonzero(dissolved)
+            self._dissolve(st, g[r], p[r], k)
+
+    def _dissolve(self, st: VaultsState, g: np.ndarray, p: np.ndarray, k: np.ndarray) -> None:
+        """Crews k of seats p that no longer exist lose their flags and modifiers: a slot
+        without a crew holds none, so a crew formed there starts unspent, unblocked and
+        unmodified."""
+        st.spent[g, p, k] = False
+        st.blocked[g, p, k] = False
+        st.mods[g, p, k] = 0
 
     # -- setup [RB "Starting the game"] ------------------------------------------------------
     def _init(self, keys: np.ndarray) -> VaultsState:
@@ -890,7 +895,7 @@ class Vaults(Game):
         put = ~pol
         gp, pp, kp = g[put], p[put], k[put]
         st.crew[gp, pp, kp, c[put]] += 1
-        # (a new crew's slot holds no flags: see `_normalize`)
+        # (a new crew's slot holds no flags: see `_dissolve`)
         st.cstats[gp, pp, kp] = self._crew_stats(st.crew[gp, pp, kp])
 
     # -- moving cards between crews [RB "Forming Crews", FAQ "refreshed"] -------------------
@@ -1016,11 +1021,8 @@ class Vaults(Game):
         left = self._crew_stats(st.crew[g, p, src])
         st.cstats[g, p, src] = left
         gone = (left[:, ST_BOSS] + left[:, ST_MEM]) == 0
-        if np.count_nonzero(gone):  # see `_normalize`: slots without a crew hold no flags
-            gg, pg, sg = g[gone], p[gone], src[gone]
-            st.spent[gg, pg, sg] = False
-            st.blocked[gg, pg, sg] = False
-            st.mods[gg, pg, sg] = 0
+        if np.count_nonzero(gone):
+            self._dissolve(st, g[gone], p[gone], src[gone])
         if self.windows == "every_action":
             self._push(st, g, E["ACTION_WINDOW"])
 
