@@ -205,9 +205,14 @@ def _seat_rows(arr: np.ndarray, g: np.ndarray, p: np.ndarray) -> np.ndarray:
     return arr.reshape((-1,) + arr.shape[2:]).take(g * arr.shape[1] + p, axis=0)
 
 
+def _crew_exists(cstats: np.ndarray) -> np.ndarray:
+    """bool: crews (their `cstats` [...,6]) that exist: a crew holds a boss or a member."""
+    return (cstats[..., ST_BOSS] + cstats[..., ST_MEM]) > 0
+
+
 def _tool_room(cstats: np.ndarray) -> np.ndarray:
     """bool: crews (their `cstats` [...,6]) that exist and can take another tool."""
-    return ((cstats[..., ST_BOSS] + cstats[..., ST_MEM]) > 0) & (cstats[..., ST_TOOL] < C.MAX_TOOLS)
+    return _crew_exists(cstats) & (cstats[..., ST_TOOL] < C.MAX_TOOLS)
 
 
 _KEYS = slice(C.KEY_CARDS[0], C.KEY_CARDS[-1] + 1)
@@ -429,9 +434,8 @@ class Vaults(Game):
         st.slen[g] += keep.sum(1, dtype=np.int8)
 
     def exists(self, st: VaultsState, g: np.ndarray | slice = slice(None)) -> np.ndarray:
-        """bool [n,P,K]: a crew exists iff it holds a boss or a member."""
-        cs = st.cstats[g]
-        return (cs[..., ST_BOSS] + cs[..., ST_MEM]) > 0
+        """bool [n,P,K]: which crew slots of games g hold a crew."""
+        return _crew_exists(st.cstats[g])
 
     def _crew_stats(self, cr: np.ndarray) -> np.ndarray:
         """`cstats` [...,6] of crews cr [...,44]. (A stack of small products: one large 2-D
@@ -559,8 +563,8 @@ class Vaults(Game):
         cr = _seat_rows(st.crew, g, p)  # [n,K,44]
         was = _seat_rows(st.cstats, g, p)  # the stats before the change
         stats = self._crew_stats(cr)
-        ex = (stats[..., ST_BOSS] + stats[..., ST_MEM]) > 0
-        dissolved = ~ex & ((was[..., ST_BOSS] + was[..., ST_MEM]) > 0)
+        ex = _crew_exists(stats)
+        dissolved = ~ex & _crew_exists(was)
         orphan = ~ex & (stats[..., ST_TOOL] > 0)  # [n,K]
         if np.count_nonzero(orphan):
             back = (cr[..., C.TOOL0:] * orphan[..., None]).sum(axis=1)  # [n,12]
@@ -872,7 +876,7 @@ class Vaults(Game):
     def _new_slot(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> np.ndarray:
         """Lowest free crew slot of p (K if none)."""
         cs = _seat_rows(st.cstats, g, p)
-        free = (cs[..., ST_BOSS] + cs[..., ST_MEM]) == 0
+        free = ~_crew_exists(cs)
         return np.where(free.any(axis=1), free.argmax(axis=1), self.K)
 
     def _dest_slot(self, st: VaultsState, g: np.ndarray, p: np.ndarray, a: np.ndarray,
@@ -1020,7 +1024,7 @@ class Vaults(Game):
         st.cstats[g, p, k] = self._crew_stats(st.crew[g, p, k])
         left = self._crew_stats(st.crew[g, p, src])
         st.cstats[g, p, src] = left
-        gone = (left[:, ST_BOSS] + left[:, ST_MEM]) == 0
+        gone = ~_crew_exists(left)
         if np.count_nonzero(gone):
             self._dissolve(st, g[gone], p[gone], src[gone])
         if self.windows == "every_action":
@@ -1099,8 +1103,7 @@ class Vaults(Game):
         if g.size == 0:
             return
         a, k = st.active[g].astype(np.int64), st.crack_crew[g].astype(np.int64)
-        cs = st.cstats[g, a, k]
-        st.blocked[g, a, k] = (cs[:, ST_BOSS] + cs[:, ST_MEM]) > 0  # a crew jailed meanwhile: none
+        st.blocked[g, a, k] = _crew_exists(st.cstats[g, a, k])  # a crew jailed meanwhile: none
         self._burn_overloads(st, g)
         st.crack_target[g] = -1
 
@@ -1464,7 +1467,7 @@ class Vaults(Game):
         # crew exists somewhere iff a boss or a member is in play
         boss, mem, tool = st.cstats[g].reshape(n, -1, 6)[..., ST_BOSS:].T.copy().any(1)
         own = _seat_rows(st.cstats, g, p)
-        own_ex = (own[..., ST_BOSS] + own[..., ST_MEM]) > 0  # [n,K]
+        own_ex = _crew_exists(own)  # [n,K]
         ok[:, E["D_KEY"]] &= ~st.key_used[g]
         ok[:, E["D_DRAW"]] &= st.deck_len[g] > 0
         ok[:, E["D_JAIL_TOOL"]] &= tool
