@@ -17,6 +17,7 @@ import numpy as np
 
 from ..core import ActionLayout, ActionRange, Block, Field, Game, ObservationLayout, Option, rng
 from ..core import windows as win
+from ..core.game import single_option
 from ..core.groups import groups, kinds
 from . import components as C
 from .components import D, E
@@ -1521,8 +1522,7 @@ class Vaults(Game):
                     continue
                 f, a = sel, mask[0].nonzero()[0]
             else:
-                # (bools summed as bytes: several times faster than a bool sum; < 255 legal)
-                one = np.add.reduce(mask.view(np.uint8), axis=1, dtype=np.uint8) == 1
+                one = single_option(mask)
                 if not np.count_nonzero(one):
                     continue
                 f, a = sel[one], mask[one].argmax(1)
