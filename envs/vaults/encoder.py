@@ -102,6 +102,15 @@ def _mark_changed(changed: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
     changed[(at + w - 1) // row] = True
 
 
+def _product(x: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """x [n,k] @ table [k,m] in float32, as a stack of 8-row products: one large 2-D product
+    would start BLAS threads, which stall for milliseconds when the cores are busy."""
+    n, k = x.shape
+    buf = np.zeros((-(-n // 8), 8, k), np.float32)
+    buf.reshape(-1, k)[:n] = x
+    return (buf @ table).reshape(-1, table.shape[1])[:n]
+
+
 class Encoder:
     """Builds `Vaults._observe` for one game configuration."""
 
@@ -302,7 +311,7 @@ class Encoder:
         known hands as they see them."""
         hand = st.hand.reshape(-1, 54)[rows]
         known = st.known.reshape(-1, 54)[rows]
-        sums = np.minimum(hand @ self.hand_sums, self.hand_caps)
+        sums = np.minimum(_product(hand, self.hand_sums), self.hand_caps)
         k["seat_rows"][rows, :SEAT_HAND] = sums
         k["seat_rows"][rows, SEAT_HAND:SEAT_HAND + 54] = known
         k["mine"][rows, :54] = hand
@@ -386,11 +395,10 @@ class Encoder:
         blocked, modifiers."""
         crew = st.crew.reshape(-1, 44)[rows]
         n = len(crew)
-        # stacked products of 8 slots each: one large product would start BLAS threads
-        x = np.zeros((-(-n // 8), 8, 49), np.float32)
-        np.concatenate((crew, st.mods.reshape(-1, 3)[rows], st.spent.reshape(-1, 1)[rows],
-                        st.blocked.reshape(-1, 1)[rows]), -1, out=x.reshape(-1, 49)[:n])
-        x = (x @ self.crew_table).reshape(-1, 9)[:n]
+        x = _product(np.concatenate((crew, st.mods.reshape(-1, 3)[rows],
+                                     st.spent.reshape(-1, 1)[rows],
+                                     st.blocked.reshape(-1, 1)[rows]), -1, dtype=np.int8),
+                     self.crew_table)
         x += self.crew_shift
         np.maximum(x, 0, out=x)
         np.minimum(x, self.crew_caps, out=x)
