@@ -25,7 +25,10 @@ The hands, the crews, the vault piles, the public piles (with every seat's peeks
 the Police station change far less often than the turn does, so each is rebuilt only where its
 inputs changed since the last call: for a large batch, the seat rows, crew slots or games that
 changed, found by comparing kept copies a word at a time; for a small one (the AEC env, where
-every NumPy call costs about the same whatever its size), all of it or nothing.
+every NumPy call costs about the same whatever its size), all of it or nothing. The int8 matrix
+keeps the seat blocks where the last call put them, so a large batch scatters only the blocks of
+games whose observer changed and the blocks rebuilt. A call that fails part way drops what it
+kept, and the next one builds everything afresh.
 """
 
 from __future__ import annotations
@@ -298,13 +301,39 @@ class Encoder:
                 "mine": np.zeros((B * N, MINE), np.int8)}
         return c
 
-    def rebuild_stale(self, st: VaultsState, k: dict, parts: dict[str, int]) -> None:
+    def rebuild_stale(self, st: VaultsState, k: dict, parts: dict[str, int]) -> dict:
         """Rebuild each kept part (named as its method) over the rows, of the number given,
-        whose inputs changed since the last call."""
+        whose inputs changed since the last call; returns those rows (or None) by part."""
+        stale = {}
         for part, n in parts.items():
-            rows = _stale_rows(k, st, part, n)
+            rows = stale[part] = _stale_rows(k, st, part, n)
             if rows is not None:
                 getattr(self, part)(st, k, rows)
+        return stale
+
+    def place_seats(self, k: dict, seats: np.ndarray, stale: dict) -> None:
+        """Put every seat's block at its place relative to the observer in the int8 matrix.
+
+        A small batch scatters them all. A large one scatters only the blocks that are not
+        there already: every block of a game whose observer changed since the last call, and
+        elsewhere the blocks that were rebuilt (the matrix keeps the others from the last
+        call; in a batch step, a game changes one or two)."""
+        last, k["seats at"] = k.get("seats at"), seats.copy()
+        if len(seats) <= SMALL_BATCH or last is None:
+            k["seat_items"][k["b"], self.relative[seats]] = k["R_items"]  # seat q of b to q - me
+            return
+        B, N = len(seats), self.N
+        todo = np.zeros((B, N), bool)
+        todo[seats != last] = True
+        flat = todo.reshape(-1)
+        for part in ("hands", "piles"):
+            if stale[part] is not None:
+                flat[stale[part]] = True
+        if stale["crews"] is not None:
+            flat[stale["crews"] // self.K if isinstance(stale["crews"], np.ndarray)
+                 else stale["crews"]] = True
+        b, q = todo.nonzero()
+        k["seat_items"][b, self.relative[seats[b], q]] = k["R_items"][b, q]
 
     def hands(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
         """Hand size, disrupts and the known hand of the seat rows `rows`; their hands and
@@ -410,6 +439,13 @@ class Encoder:
         k["crews"][seat_row[rows], slot[rows]] = rc
 
     def __call__(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
+        try:
+            return self._encode(st, seats)
+        except BaseException:  # the kept parts may be half updated: the next call starts afresh
+            self._consts.pop(len(seats), None)
+            raise
+
+    def _encode(self, st: VaultsState, seats: np.ndarray) -> np.ndarray:
         g = self.game
         B, N, S = len(seats), self.N, self.size
         col = self.col
@@ -417,10 +453,11 @@ class Encoder:
         raw = k["raw"]
         if B <= SMALL_BATCH:
             k["changed"] = _changed_parts(k, st)
-        # -- the seat blocks, relative to me: one scatter ---------------------------------------
+        # -- the seat blocks, relative to me ---------------------------------------------------
         # in absolute seat order; the crews slot by slot (a step changes one or two)
-        self.rebuild_stale(st, k, {"hands": B * N, "piles": B * N, "crews": B * N * self.K})
-        k["seat_items"][k["b"], self.relative[seats]] = k["R_items"]  # seat q of game b to q - me
+        stale = self.rebuild_stale(st, k, {"hands": B * N, "piles": B * N,
+                                           "crews": B * N * self.K})
+        self.place_seats(k, seats, stale)
         my_row = k["bN"] + seats
         self.rebuild_stale(st, k, {"public": B, "police": B})
         c = col["my_hand"]
