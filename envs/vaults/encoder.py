@@ -105,6 +105,14 @@ def _mark_changed(changed: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
     changed[(at + w - 1) // row] = True
 
 
+def _flags(n: int, rows: np.ndarray | slice | None) -> np.ndarray:
+    """bool [n]: the rows `rows` (all for a slice, none for None)."""
+    f = np.zeros(n, bool)
+    if rows is not None:
+        f[rows] = True
+    return f
+
+
 def _product(x: np.ndarray, table: np.ndarray) -> np.ndarray:
     """x [n,k] @ table [k,m] in float32, as a stack of 8-row products: one large 2-D product
     would start BLAS threads, which stall for milliseconds when the cores are busy."""
@@ -311,29 +319,46 @@ class Encoder:
                 getattr(self, part)(st, k, rows)
         return stale
 
-    def place_seats(self, k: dict, seats: np.ndarray, stale: dict) -> None:
-        """Put every seat's block at its place relative to the observer in the int8 matrix.
-
-        A small batch scatters them all. A large one scatters only the blocks that are not
-        there already: every block of a game whose observer changed since the last call, and
-        elsewhere the blocks that were rebuilt (the matrix keeps the others from the last
-        call; in a batch step, a game changes one or two)."""
+    def moved(self, k: dict, seats: np.ndarray) -> np.ndarray | None:
+        """bool [B]: the games whose observer changed since the last call (None: all, for a
+        small batch or the first call), whose places in the int8 matrix must all be redone."""
         last, k["seats at"] = k.get("seats at"), seats.copy()
         if len(seats) <= SMALL_BATCH or last is None:
+            return None
+        return seats != last
+
+    def place_seats(self, k: dict, seats: np.ndarray, stale: dict,
+                    moved: np.ndarray | None) -> None:
+        """Put every seat's block at its place relative to the observer in the int8 matrix:
+        all of them, or only those not there already, those of games whose observer `moved`
+        and elsewhere the blocks that were rebuilt (the matrix keeps the others from the last
+        call; in a batch step, a game changes one or two)."""
+        if moved is None:
             k["seat_items"][k["b"], self.relative[seats]] = k["R_items"]  # seat q of b to q - me
             return
-        B, N = len(seats), self.N
-        todo = np.zeros((B, N), bool)
-        todo[seats != last] = True
-        flat = todo.reshape(-1)
-        for part in ("hands", "piles"):
-            if stale[part] is not None:
-                flat[stale[part]] = True
-        if stale["crews"] is not None:
-            flat[stale["crews"] // self.K if isinstance(stale["crews"], np.ndarray)
-                 else stale["crews"]] = True
+        n = len(seats) * self.N
+        todo = _flags(n, stale["hands"]) | _flags(n, stale["piles"])
+        crews = stale["crews"]
+        if crews is not None:
+            todo[crews // self.K if isinstance(crews, np.ndarray) else crews] = True
+        todo = todo.reshape(-1, self.N)
+        todo[moved] = True
         b, q = todo.nonzero()
         k["seat_items"][b, self.relative[seats[b], q]] = k["R_items"][b, q]
+
+    def place_mine(self, k: dict, my_row: np.ndarray, stale: dict,
+                   moved: np.ndarray | None) -> None:
+        """Copy the observer's hand, known hand and peeks (`mine`, kept per seat row) into the
+        int8 matrix: for every game, or only where the observer `moved` or its hand or the
+        public piles (the peeks) changed."""
+        c = self.col["my_hand"]
+        if moved is None:
+            k["raw"][:, c:c + MINE] = k["mine"].take(my_row, axis=0)
+            return
+        todo = _flags(k["mine"].shape[0], stale["hands"])[my_row]
+        todo |= moved | _flags(len(moved), stale["public"])
+        b = todo.nonzero()[0]
+        k["raw"][b, c:c + MINE] = k["mine"].take(my_row[b], axis=0)
 
     def hands(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
         """Hand size, disrupts and the known hand of the seat rows `rows`; their hands and
@@ -457,11 +482,12 @@ class Encoder:
         # in absolute seat order; the crews slot by slot (a step changes one or two)
         stale = self.rebuild_stale(st, k, {"hands": B * N, "piles": B * N,
                                            "crews": B * N * self.K})
-        self.place_seats(k, seats, stale)
+        moved = self.moved(k, seats)
+        self.place_seats(k, seats, stale, moved)
         my_row = k["bN"] + seats
-        self.rebuild_stale(st, k, {"public": B, "police": B})
+        stale.update(self.rebuild_stale(st, k, {"public": B, "police": B}))
+        self.place_mine(k, my_row, stale, moved)
         c = col["my_hand"]
-        raw[:, c:c + MINE] = k["mine"].take(my_row, axis=0)
         k["seats"][:, 0, SEAT_HAND:SEAT_HAND + 54] = raw[:, c:c + 54]  # I know my own hand
         # -- global fields ---------------------------------------------------------------------
         c = col["overloads"]
