@@ -328,14 +328,15 @@ class Encoder:
         return seats != last
 
     def place_seats(self, k: dict, seats: np.ndarray, stale: dict,
-                    moved: np.ndarray | None) -> None:
+                    moved: np.ndarray | None) -> np.ndarray | None:
         """Put every seat's block at its place relative to the observer in the int8 matrix:
         all of them, or only those not there already, those of games whose observer `moved`
         and elsewhere the blocks that were rebuilt (the matrix keeps the others from the last
-        call; in a batch step, a game changes one or two)."""
+        call; in a batch step, a game changes one or two). Returns where the observer's own
+        block was put (None: everywhere)."""
         if moved is None:
             k["seat_items"][k["b"], self.relative[seats]] = k["R_items"]  # seat q of b to q - me
-            return
+            return None
         n = len(seats) * self.N
         todo = _flags(n, stale["hands"]) | _flags(n, stale["piles"])
         crews = stale["crews"]
@@ -345,20 +346,25 @@ class Encoder:
         todo[moved] = True
         b, q = todo.nonzero()
         k["seat_items"][b, self.relative[seats[b], q]] = k["R_items"][b, q]
+        return todo.reshape(-1)[k["bN"] + seats]
 
     def place_mine(self, k: dict, my_row: np.ndarray, stale: dict,
-                   moved: np.ndarray | None) -> None:
+                   moved: np.ndarray | None, own: np.ndarray | None) -> None:
         """Copy the observer's hand, known hand and peeks (`mine`, kept per seat row) into the
-        int8 matrix: for every game, or only where the observer `moved` or its hand or the
-        public piles (the peeks) changed."""
-        c = self.col["my_hand"]
+        int8 matrix, and its hand over its own block's known hand (it knows its hand): for
+        every game, or only where the observer `moved`, its hand or the public piles (the
+        peeks) changed, or its own block was put again (`own`)."""
+        c, seat0 = self.col["my_hand"], k["seats"][:, 0, SEAT_HAND:SEAT_HAND + 54]
         if moved is None:
             k["raw"][:, c:c + MINE] = k["mine"].take(my_row, axis=0)
+            seat0[:] = k["raw"][:, c:c + 54]
             return
         todo = _flags(k["mine"].shape[0], stale["hands"])[my_row]
         todo |= moved | _flags(len(moved), stale["public"])
         b = todo.nonzero()[0]
         k["raw"][b, c:c + MINE] = k["mine"].take(my_row[b], axis=0)
+        b = (todo | own).nonzero()[0]
+        seat0[b] = k["raw"][b, c:c + 54]
 
     def hands(self, st: VaultsState, k: dict, rows: np.ndarray | slice) -> None:
         """Hand size, disrupts and the known hand of the seat rows `rows`; their hands and
@@ -483,12 +489,10 @@ class Encoder:
         stale = self.rebuild_stale(st, k, {"hands": B * N, "piles": B * N,
                                            "crews": B * N * self.K})
         moved = self.moved(k, seats)
-        self.place_seats(k, seats, stale, moved)
+        own = self.place_seats(k, seats, stale, moved)
         my_row = k["bN"] + seats
         stale.update(self.rebuild_stale(st, k, {"public": B, "police": B}))
-        self.place_mine(k, my_row, stale, moved)
-        c = col["my_hand"]
-        k["seats"][:, 0, SEAT_HAND:SEAT_HAND + 54] = raw[:, c:c + 54]  # I know my own hand
+        self.place_mine(k, my_row, stale, moved, own)
         # -- global fields ---------------------------------------------------------------------
         c = col["overloads"]
         raw[:, c:c + 12] = st.over
