@@ -175,7 +175,7 @@ class Encoder:
         # the values put apart from the int8 matrix (beyond int8, or one per game): every
         # relative seat's loot and turns taken, then the scalars of `tail_state` and the goal,
         # each capped where its field is min(1, x / d) (the other scalars are small counts and
-        # flags); `tail_at` [me, .] picks them from the loot, turns taken and scalars side by side
+        # flags); `tail_at` says where they are among the values `__call__` gathers
         self.tail_state = ("turns_total", "deck_len", "ddeck_len", "actions", "can_draw",
                            "key_used", "win_passes")
         scalars = [(col("turn"), 300), (col("main_deck"), None), (col("disrupt_deck"), None),
@@ -209,9 +209,9 @@ class Encoder:
         assert self.table_cols.start == self.seat0 + N * W
         self.rotation = (np.arange(N)[:, None] + np.arange(N)) % N  # [me, r] -> seat
         self.relative = self.rotation[-np.arange(N)]  # [me, seat] -> r
-        scalar_at = np.broadcast_to(2 * N + np.arange(len(scalars)), (N, len(scalars)))
-        self.tail_at = np.concatenate((self.rotation, N + self.rotation, scalar_at), 1)
         self._build_hot_table()
+        self.scalar_rows = len(self.hot_state) + len(scalars)  # one per field, the goal last
+        self.tail_step = np.array([N] * 2 * N + [1] * len(scalars))  # from one game to the next
         self.pool = BufferPool()
         self._consts: dict[int, dict[str, np.ndarray]] = {}
 
@@ -279,6 +279,14 @@ class Encoder:
         self.hot_table[offsets[10]:offsets[13]] -= self.table_cols.start
         self.hot_table[offsets[13]:] -= self.police0
 
+    def tail_at(self, B: int) -> np.ndarray:
+        """[me, .]: where the values apart of game 0 are among the scalars of B games (one row
+        of B per field) followed by their loot and turns taken ([B,N] each)."""
+        N, rot, rows = self.N, self.rotation, self.scalar_rows
+        scalars = (len(self.hot_state) + np.arange(rows - len(self.hot_state))) * B
+        return np.concatenate((rows * B + rot, (rows + N) * B + rot,
+                               np.broadcast_to(scalars, (N, scalars.size))), 1)
+
     def consts(self, B: int) -> dict:
         c = self._consts.get(B)
         if c is None:
@@ -302,7 +310,8 @@ class Encoder:
                 "b": np.arange(B)[:, None], "bN": np.arange(B) * N, "rowS": np.arange(B) * S,
                 "div": np.tile(self.div, (max(min(B, CHUNK // S), 1), 1)),  # one long loop
                 "goal": np.full(B, self.game.goal),
-                "b_tail": np.arange(B)[:, None] * self.tail_at.shape[1],
+                # where `__call__` finds the values apart: [me, .] plus [b, .]
+                "tail_at": self.tail_at(B), "tail_b": np.arange(B)[:, None] * self.tail_step,
                 "pub_tops": np.arange(B * 3).reshape(B, 3) * 9 - 1,
                 "char_tops": np.arange(B)[:, None] * 52 - 1 - j3,
                 "tool_tops": np.arange(B)[:, None] * 24 - 1 - j3,
@@ -498,8 +507,11 @@ class Encoder:
         raw[:, c:c + 12] = st.over
         # -- one-hots: values -> columns through one table, one scatter --------------------------
         h = len(self.hot_state)
-        v = np.concatenate([getattr(st, name) for name in self.hot_state + self.tail_state]
-                           + [k["goal"]], dtype=np.int64).reshape(h + len(self.tail_state) + 1, B)
+        # the scalars field by field, then every seat's loot and turns taken game by game
+        wide = np.concatenate([getattr(st, name) for name in self.hot_state + self.tail_state]
+                              + [k["goal"], st.loot.reshape(-1), st.turns_taken.reshape(-1)],
+                              dtype=np.int64)
+        v = wide[:self.scalar_rows * B].reshape(-1, B)
         v[:4] -= seats
         hot = v[self.hot_rows] + v[h - 1] * self.hot_dec
         hot += self.hot_offset
@@ -526,8 +538,7 @@ class Encoder:
                 t = g._crack_top(st, gc)
                 raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
             # -- float32: the cast, the values apart, one division ---------------------------------
-            wide = np.concatenate((st.loot, st.turns_taken, v[h:].T), 1)
-            tail = wide.reshape(-1).take(self.tail_at[seats] + k["b_tail"])
+            tail = wide.take(k["tail_at"][seats] + k["tail_b"])
             np.minimum(tail, self.tail_caps, out=tail)
             out = self.pool.empty((B, S), np.float32)  # small batches bypass the pool
             chunk = len(k["div"])
