@@ -331,10 +331,10 @@ class Encoder:
     def moved(self, k: dict, seats: np.ndarray) -> np.ndarray | None:
         """bool [B]: the games whose observer changed since the last call (None: all, for a
         small batch or the first call), whose places in the int8 matrix must all be redone."""
-        last, k["seats at"] = k.get("seats at"), seats.copy()
-        if len(seats) <= SMALL_BATCH or last is None:
+        if len(seats) <= SMALL_BATCH:
             return None
-        return seats != last
+        last, k["seats at"] = k.get("seats at"), seats.copy()
+        return None if last is None else seats != last
 
     def place_seats(self, k: dict, seats: np.ndarray, stale: dict,
                     moved: np.ndarray | None) -> np.ndarray | None:
@@ -540,7 +540,7 @@ class Encoder:
             # -- float32: the cast, the values apart, one division ---------------------------------
             tail = wide.take(k["tail_at"][seats] + k["tail_b"])
             np.minimum(tail, self.tail_caps, out=tail)
-            out = self.pool.empty((B, S), np.float32)  # small batches bypass the pool
+            out = np.empty((B, S), np.float32) if B <= SMALL_BATCH else self.pool.empty((B, S))
             chunk = len(k["div"])
             for i in range(0, B, chunk):  # a cast, then a same-type division while in cache:
                 o = out[i:i + chunk]  # faster than one mixed-type division
