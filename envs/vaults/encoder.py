@@ -26,9 +26,9 @@ the Police station change far less often than the turn does, so each is rebuilt 
 inputs changed since the last call: for a large batch, the seat rows, crew slots or games that
 changed, found by comparing kept copies a word at a time; for a small one (the AEC env, where
 every NumPy call costs about the same whatever its size), all of it or nothing. The int8 matrix
-keeps the seat blocks where the last call put them, so a large batch scatters only the blocks of
-games whose observer changed and the blocks rebuilt. A call that fails part way drops what it
-kept, and the next one builds everything afresh.
+keeps the seat blocks and the observer's hand and peeks where the last call put them, so a large
+batch puts again only those of games whose observer changed and those rebuilt. A call that fails
+part way drops what it kept, and the next one builds everything afresh.
 """
 
 from __future__ import annotations
