@@ -518,39 +518,39 @@ class Encoder:
         hot = self.hot_table.take(hot) + k["rowS"]
         raw.reshape(-1)[hot] = 1
         gs = gc = None  # the games in setup, and those with a declared crack
-        try:
-            setup = st.dec == C.D["BOSS_CHOICE"]
-            if np.count_nonzero(setup):
-                gs = np.flatnonzero(setup & (st.boss_pick.reshape(-1)[my_row] < 0))
-                off = st.boss_offer.reshape(B * N, 2)[my_row[gs]].astype(np.int64)
-                raw[gs[:, None], col["my_boss_offer"] + off] = 1
-            cracking = st.crack_target >= 0
-            if np.count_nonzero(cracking):
-                gc = np.flatnonzero(cracking)
-                me = seats[gc]
-                raw[gc, col["crack_crew"] + st.crack_crew[gc].astype(np.int64)] = 1
-                t = st.crack_target[gc].astype(np.int64)  # 0-2 public, 3.. offset from active
-                q = st.active[gc].astype(np.int64) + t - 2  # the target pile's owner (if t >= 3)
-                t = np.where(t < 3, t, 3 + (q - me) % N)  # offset from me
-                raw[gc, col["crack_target"] + t] = 1
-                cs = col["crack_skills"]
-                raw[gc, cs:cs + 3] = np.minimum(g._crack_skills(st, gc), 30)
-                t = g._crack_top(st, gc)
-                raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
-            # -- float32: the cast, the values apart, one division ---------------------------------
-            tail = wide.take(k["tail_at"][seats] + k["tail_b"])
-            np.minimum(tail, self.tail_caps, out=tail)
-            out = np.empty((B, S), np.float32) if B <= SMALL_BATCH else self.pool.empty((B, S))
-            chunk = len(k["div"])
-            for i in range(0, B, chunk):  # a cast, then a same-type division while in cache:
-                o = out[i:i + chunk]  # faster than one mixed-type division
-                np.copyto(o, raw[i:i + chunk])
-                o[:, self.tail_cols] = tail[i:i + chunk]  # exact in float32 too
-                np.divide(o, k["div"][:len(o)], out=o)
-        finally:  # what was set outside the kept parts is cleared for the next call
-            raw.reshape(-1)[hot] = 0
-            if gs is not None:
-                raw[gs, col["my_boss_offer"]:col["my_boss_offer"] + 12] = 0
-            if gc is not None:
-                raw[gc, col["crack_crew"]:col["crack_combo"] + 3] = 0
+        setup = st.dec == C.D["BOSS_CHOICE"]
+        if np.count_nonzero(setup):
+            gs = np.flatnonzero(setup & (st.boss_pick.reshape(-1)[my_row] < 0))
+            off = st.boss_offer.reshape(B * N, 2)[my_row[gs]].astype(np.int64)
+            raw[gs[:, None], col["my_boss_offer"] + off] = 1
+        cracking = st.crack_target >= 0
+        if np.count_nonzero(cracking):
+            gc = np.flatnonzero(cracking)
+            me = seats[gc]
+            raw[gc, col["crack_crew"] + st.crack_crew[gc].astype(np.int64)] = 1
+            t = st.crack_target[gc].astype(np.int64)  # 0-2 public, 3.. offset from active
+            q = st.active[gc].astype(np.int64) + t - 2  # the target pile's owner (if t >= 3)
+            t = np.where(t < 3, t, 3 + (q - me) % N)  # offset from me
+            raw[gc, col["crack_target"] + t] = 1
+            cs = col["crack_skills"]
+            raw[gc, cs:cs + 3] = np.minimum(g._crack_skills(st, gc), 30)
+            t = g._crack_top(st, gc)
+            raw[gc, cs + 3:cs + 6] = C.VAULT_COMBO[np.maximum(t, 0)] * (t >= 0)[:, None]
+        # -- float32: the cast, the values apart, one division ---------------------------------
+        tail = wide.take(k["tail_at"][seats] + k["tail_b"])
+        np.minimum(tail, self.tail_caps, out=tail)
+        out = np.empty((B, S), np.float32) if B <= SMALL_BATCH else self.pool.empty((B, S))
+        chunk = len(k["div"])
+        for i in range(0, B, chunk):  # a cast, then a same-type division while in cache:
+            o = out[i:i + chunk]  # faster than one mixed-type division
+            np.copyto(o, raw[i:i + chunk])
+            o[:, self.tail_cols] = tail[i:i + chunk]  # exact in float32 too
+            np.divide(o, k["div"][:len(o)], out=o)
+        # what was set outside the kept parts is cleared for the next call (a call that fails
+        # before this drops the whole matrix: see `__call__`)
+        raw.reshape(-1)[hot] = 0
+        if gs is not None:
+            raw[gs, col["my_boss_offer"]:col["my_boss_offer"] + 12] = 0
+        if gc is not None:
+            raw[gc, col["crack_crew"]:col["crack_combo"] + 3] = 0
         return out

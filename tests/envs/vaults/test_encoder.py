@@ -92,8 +92,9 @@ def test_large_batches_rebuild_exactly_the_changed_rows():
 @pytest.mark.parametrize("n", [2, 4])
 def test_large_batches_move_only_the_seat_blocks_not_in_place(n):
     """Observing the player to move at every step (few observers change), now and then
-    another seat, and an interrupted call: the blocks left in place from the last call, and
-    those scattered again, give exactly what a fresh encoder gives."""
+    another seat, and calls interrupted before and after the one-hots are set: the blocks left
+    in place from the last call, and those scattered again, give exactly what a fresh encoder
+    gives."""
     from heistbench.envs.vaults.encoder import SMALL_BATCH, Encoder
 
     game = Vaults(num_players=n, validate=False)
@@ -116,6 +117,15 @@ def test_large_batches_move_only_the_seat_blocks_not_in_place(n):
             del kept.police
             assert kept(st, seats).tobytes() == Encoder(game)(st, seats).tobytes(), t
             st.police_count[0, 0] -= 1
+        if t % 40 == 30:  # a call that fails after setting its one-hots, before clearing them
+            class Broken:
+                def empty(self, *args):
+                    raise KeyboardInterrupt
+
+            kept.pool, pool = Broken(), kept.pool
+            with pytest.raises(KeyboardInterrupt):
+                kept(st, (seats + 1) % n)
+            kept.pool = pool
         assert kept(st, seats).tobytes() == Encoder(game)(st, seats).tobytes(), t
         game.step(st, sample_legal(st.legal_action_mask, rng.random(B)))
 
