@@ -176,16 +176,17 @@ class Encoder:
         # relative seat's loot and turns taken, then the scalars of `tail_state` and the goal,
         # each capped where its field is min(1, x / d) (the other scalars are small counts and
         # flags); `tail_at` says where they are among the values `__call__` gathers
-        self.tail_state = ("turns_total", "deck_len", "ddeck_len", "actions", "can_draw",
-                           "key_used", "win_passes")
-        scalars = [(col("turn"), 300), (col("main_deck"), None), (col("disrupt_deck"), None),
-                   (col("actions_left"), 6), (col("can_draw"), None), (col("key_used"), None),
-                   (col("window") + 2, None), (col("goal"), None)]  # column, cap
+        scalars = [("turns_total", col("turn"), 300), ("deck_len", col("main_deck"), None),
+                   ("ddeck_len", col("disrupt_deck"), None), ("actions", col("actions_left"), 6),
+                   ("can_draw", col("can_draw"), None), ("key_used", col("key_used"), None),
+                   ("win_passes", col("window") + 2, None),
+                   (None, col("goal"), None)]  # state field (the goal last), column, cap
+        self.tail_state = tuple(name for name, _, _ in scalars[:-1])
         self.tail_cols = np.concatenate((self.seat0 + 56 + W * np.arange(N),
                                          self.seat0 + 114 + W * np.arange(N),
-                                         [c for c, _ in scalars]))
+                                         [c for _, c, _ in scalars]))
         self.tail_caps = np.array([game.goal] * N + [300] * N
-                                  + [cap or 1 << 15 for _, cap in scalars])
+                                  + [cap or 1 << 15 for _, _, cap in scalars])
         # hand size and disrupts per seat: sums over the hand, capped
         self.hand_sums = np.zeros((54, 2), np.float32)
         self.hand_sums[:, 0] = 1
