@@ -1623,9 +1623,8 @@ class Vaults(Game):
         m = self._blank(g)
         K = self.K
         q = st.tgt_player[g].astype(np.int64)
-        rows = np.arange(g.size)
         op = OP[st.effect[g].astype(np.int64)]
-        ex = self.exists(st, g)[rows, q]  # [n,K]
+        ex = _crew_exists(_seat_rows(st.cstats, g, q))  # [n,K] of the chosen player only
         el = self._chosen_eligible(st, g)
         ok = np.where((op == OP_MOD)[:, None], ex,
                       np.where((op == OP_RESET)[:, None], ex & st.spent[g, q], el))
