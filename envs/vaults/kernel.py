@@ -716,19 +716,20 @@ class Vaults(Game):
 
     # -- the step: dispatch by decision, then advance to the next decision ---------------------
     def _step(self, st: VaultsState, idx: np.ndarray, actions: np.ndarray) -> None:
-        for d, sel in groups(st.dec[idx]):
-            self._HANDLERS[d](self, st, idx[sel], actions[sel])
         # resolve effects up to the next decisions; forced ones leave games to resolve again.
-        # In a large batch, games whose action opened a decision settle its forced choices
-        # first, so that those this finishes resolve with the rest in one pass; and MAIN
-        # decisions wait until no forced chain is left elsewhere, so that their (costly) mask
-        # is computed in one call rather than once per round.
+        # In a large batch, the chosen actions are taken decision type by decision type in one
+        # pass with the forced choices they open, so that the games this leaves with nothing
+        # pending resolve with the rest in one pass (and a decision type taken by some players
+        # and forced on others takes one handler call); MAIN decisions wait until no forced
+        # chain is left elsewhere, so that their (costly) mask is computed in one call rather
+        # than once per round.
         waiting = []
         large = self.auto_forced and idx.size > SMALL_BATCH
         if large:
-            opened = (st.dec[idx] != NONE) & ~st.game_over[idx]
-            if np.count_nonzero(opened):
-                idx = np.concatenate([idx[~opened], self._refresh(st, idx[opened], True)])
+            idx = self._refresh(st, idx, True, chosen=actions)
+        else:
+            for d, sel in groups(st.dec[idx]):
+                self._HANDLERS[d](self, st, idx[sel], actions[sel])
         while idx.size or waiting:
             if idx.size:
                 self._advance(st, idx)
@@ -1496,42 +1497,73 @@ class Vaults(Game):
         self._next_turn(st, g[done])
 
     # -- legal actions ------------------------------------------------------------------------
-    def _refresh(self, st: VaultsState, g: np.ndarray, forced: bool = False) -> np.ndarray:
+    def _refresh(self, st: VaultsState, g: np.ndarray, forced: bool = False,
+                 chosen: np.ndarray | None = None) -> np.ndarray:
         """current_player and legal_action_mask of games g from their pending decision.
 
         With `forced`, a decision with a single legal action is taken at once, as the core's
-        auto_forced would take it. Decisions go lowest code first, and a game whose forced
-        choice opens another decision joins the queue, so a chain of forced choices (a card,
-        then its destination, then a swap) takes one pass. Returns the games that a forced
-        choice left with nothing pending (to resolve again)."""
-        todo, again = g, []
-        while todo.size:
-            dec = st.dec[todo]
-            if todo.size == 1:
-                d, sel, todo = int(dec[0]), todo, todo[:0]
-            else:
-                d = int(dec.min())
-                here = dec == d
-                sel, todo = (todo, todo[:0]) if here.all() else (todo[here], todo[~here])
-            mask = self._MASKS[d](self, st, sel)
-            st.legal_action_mask[sel] = mask
-            if not forced:
+        auto_forced would take it. With `chosen` (an action per game of g), the games take
+        those instead of a mask, in the same handler call as the choices forced on others at
+        the same decision type. Decisions go lowest code first, and a game whose choice opens
+        another decision joins the queue, so a chain of forced choices (a card, then its
+        destination, then a swap) takes one pass. Returns the games that a choice left with
+        nothing pending (to resolve again)."""
+        if g.size == 1 and chosen is None:
+            return self._refresh_one(st, g, forced)
+        masks: dict[int, list[np.ndarray]] = {}  # decision -> games whose mask it needs
+        taken: dict[int, tuple] = {}  # decision -> (games, their chosen actions)
+        if chosen is None:
+            self._queue(st, masks, g)
+        else:
+            taken = {d: (g[sel], chosen[sel]) for d, sel in groups(st.dec[g])}
+        again = []
+        while masks or taken:
+            d = min(masks.keys() | taken.keys())
+            f, a = taken.pop(d, (None, None))
+            sel = masks.pop(d, None)
+            if sel is not None:
+                sel = sel[0] if len(sel) == 1 else np.concatenate(sel)
+                mask = self._MASKS[d](self, st, sel)
+                st.legal_action_mask[sel] = mask
+                if forced:
+                    single = single_option(mask)
+                    one, a1 = sel[single], mask[single].argmax(1)
+                    if one.size:
+                        f, a = (one, a1) if f is None else (np.concatenate([f, one]),
+                                                            np.concatenate([a, a1]))
+            if f is None:
                 continue
-            if sel.size == 1:  # a batch of one: a scalar test
-                if np.count_nonzero(mask) != 1:
-                    continue
-                f, a = sel, mask[0].nonzero()[0]
-            else:
-                one = single_option(mask)
-                if not np.count_nonzero(one):
-                    continue
-                f, a = sel[one], mask[one].argmax(1)
             self._HANDLERS[d](self, st, f, a)
             open_ = (st.dec[f] != NONE) & ~st.game_over[f]
-            todo = np.concatenate([todo, f[open_]])
+            self._queue(st, masks, f[open_])
             again.append(f[~open_])
         st.current_player[g] = st.owner[g]
         return np.concatenate(again) if again else g[:0]
+
+    def _refresh_one(self, st: VaultsState, g: np.ndarray, forced: bool) -> np.ndarray:
+        """`_refresh` of a single game (the AEC env's case): scalar tests, no queue."""
+        b, left = g[0], g[:0]
+        while True:
+            d = int(st.dec[b])
+            mask = self._MASKS[d](self, st, g)
+            st.legal_action_mask[b] = mask[0]
+            if not forced or np.count_nonzero(mask) != 1:
+                break
+            self._HANDLERS[d](self, st, g, mask[0].nonzero()[0])
+            if st.dec[b] == NONE or st.game_over[b]:
+                left = g
+                break
+        st.current_player[b] = st.owner[b]
+        return left
+
+    @staticmethod
+    def _queue(st: VaultsState, masks: dict[int, list[np.ndarray]], g: np.ndarray) -> None:
+        """Add games g to the `_refresh` queue of masks by their pending decision."""
+        if g.size == 1:
+            masks.setdefault(int(st.dec[g[0]]), []).append(g)
+        elif g.size:
+            for d, sel in groups(st.dec[g]):
+                masks.setdefault(d, []).append(g[sel])
 
     def _blank(self, g: np.ndarray) -> np.ndarray:
         return np.zeros((g.size, self.num_actions), bool)
