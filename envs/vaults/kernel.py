@@ -746,25 +746,34 @@ class Vaults(Game):
             idx = self._refresh(st, idx, self.auto_forced)
 
     def _advance(self, st: VaultsState, idx: np.ndarray) -> None:
-        """Resolve queued effects, windows and turn changes until a decision is pending."""
-        g = idx
-        for _ in range(200):
+        """Resolve queued effects, windows and turn changes until a decision is pending.
+
+        In a batch, games with nothing queued wait while others still resolve effects, so
+        that one `_continue` call takes them all, not one per round of effects."""
+        g, idle = idx, []  # idle: games with nothing queued, waiting for the others
+        for _ in range(400):
             # a game with a decision pending keeps it until the next step
-            if g.size == 1:  # a batch of one: scalar tests
+            if g.size == 1 and not idle:  # a batch of one: scalar tests
                 b = g[0]
                 if st.dec[b] != NONE or st.game_over[b]:
                     return
-                queued, rest = (g, g[:0]) if st.slen[b] > 0 else (g[:0], g)
-            else:
-                g = g[(st.dec[g] == NONE) & ~st.game_over[g]]
-                if g.size == 0:
-                    return
-                has = st.slen[g] > 0
-                queued, rest = g[has], g[~has]
-            if queued.size:
-                self._start_effects(st, queued)
-            if rest.size:
-                self._continue(st, rest)
+                if st.slen[b] > 0:
+                    self._start_effects(st, g)
+                else:
+                    self._continue(st, g)
+                continue
+            g = g[(st.dec[g] == NONE) & ~st.game_over[g]]
+            has = st.slen[g] > 0
+            if np.count_nonzero(has):
+                idle.append(g[~has])
+                g = g[has]
+                self._start_effects(st, g)
+                continue
+            if idle:
+                g, idle = np.concatenate([*idle, g]), []
+            if g.size == 0:
+                return
+            self._continue(st, g)
         raise RuntimeError("vaults: effect resolution did not settle")
 
     def _continue(self, st: VaultsState, g: np.ndarray) -> None:
