@@ -751,7 +751,7 @@ class Vaults(Game):
         In a batch, games with nothing queued wait while others still resolve effects, so
         that one `_continue` call takes them all, not one per round of effects."""
         g, idle = idx, []  # idle: games with nothing queued, waiting for the others
-        for _ in range(400):
+        for _ in range(400):  # a guard against effects that never settle
             # a game with a decision pending keeps it until the next step
             if g.size == 1 and not idle:  # a batch of one: scalar tests
                 b = g[0]
