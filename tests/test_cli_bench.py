@@ -37,6 +37,20 @@ def test_bench_prints_table_and_json(tmp_path):
     assert out.returncode == 0 and "grifters_v0" in out.stdout, out.stderr
 
 
+def test_bench_repeat_reports_the_median_and_range(tmp_path):
+    path = tmp_path / "bench.json"
+    out = run("bench", "big_score", "--players", "2", "--batch", "8", "--seconds", "0.1",
+              "--repeat", "3", "--clock", "cpu", "--no-progress", "--json", str(path))
+    assert out.returncode == 0, out.stderr
+    assert "(median)" in out.stdout and "range" in out.stdout
+    rows = json.loads(path.read_text())
+    assert [(r["mode"], r["batch"]) for r in rows] == [("aec", 1), ("batch", 8)]
+    for r in rows:
+        assert len(r["runs"]) == 3 and r["agent_steps_per_s"] == sorted(r["runs"])[1]
+        assert abs(r["games_per_s"] * r["mean_game_length"] - r["agent_steps_per_s"]) < 1e-6 * (
+            r["agent_steps_per_s"])
+
+
 def test_bench_rejects_bad_input():
     out = run("bench", "no_such_game", "--seconds", "0.1")
     assert out.returncode == 2 and "unknown game" in out.stderr
@@ -44,6 +58,8 @@ def test_bench_rejects_bad_input():
     assert out.returncode == 2 and "--players" in out.stderr
     out = run("bench", "--batch", "x")
     assert out.returncode == 2
+    out = run("bench", "big_score", "--repeat", "0", "--no-progress")
+    assert out.returncode == 2 and "--repeat must be at least 1" in out.stderr
 
 
 def test_help_explains_commands():

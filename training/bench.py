@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 import tracemalloc
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -29,9 +30,21 @@ class BenchResult:
     games_per_s: float
     mean_game_length: float  # agent steps per finished game
     peak_mb: float  # peak traced memory of a short run (batch mode), MB
+    runs: list[float] = field(default_factory=list)  # agent-steps/s of each repeat
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    @classmethod
+    def median_of(cls, results: list[BenchResult]) -> BenchResult:
+        """One result from repeats of the same measurement: the median rate (games/s at that
+        rate), every repeat's rate in `runs`, the largest peak memory."""
+        rates = [r.agent_steps_per_s for r in results]
+        rate = float(np.median(rates))
+        first = results[0]
+        length = float(np.mean([r.mean_game_length for r in results]))
+        return cls(first.game, first.players, first.mode, first.batch, rate, rate / length,
+                   length, max(r.peak_mb for r in results), rates)
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -81,6 +94,7 @@ def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
     return BenchResult(name, players, "batch", batch, rate, rate / length, length, peak)
 
 
+@cache
 def mean_game_length(name: str, players: int, seed: int = 0, games: int = 128) -> float:
     """Mean agent steps of random games played to the end (a short run may finish none)."""
     game = make_game(name, num_players=players, validate=False)
@@ -122,34 +136,44 @@ def bench_aec(name: str, players: int, seconds: float = 2.0, seed: int = 0,
 
 
 def run_benchmarks(games: Iterable[str], players: Iterable[int] | None, batches: Iterable[int],
-                   seconds: float, progress: bool = True, clock: str = "wall"
+                   seconds: float, progress: bool = True, clock: str = "wall", repeat: int = 1
                    ) -> list[BenchResult]:
     """Every (game, player count): the AEC env, then the kernel at each batch size. With
-    clock="cpu" rates are per CPU-second of this process (steadier on a shared machine)."""
+    clock="cpu" rates are per CPU-second of this process (steadier on a shared machine). With
+    `repeat` > 1 every measurement runs that many times, in rounds over all of them (so that a
+    slow spell of a shared machine does not fall on one alone), and each reports its median."""
     from tqdm import tqdm
 
     from ..envs import module
 
+    if repeat < 1:
+        raise ValueError(f"repeat must be at least 1, got {repeat}")
     jobs = []
     for name in games:
         counts = module(name).Game.player_counts
         for n in (counts if players is None else [p for p in players if p in counts]):
             jobs.append((name, n, "aec", 1))
             jobs += [(name, n, "batch", b) for b in batches]
-    out = []
-    for name, n, mode, b in tqdm(jobs, desc="bench", disable=not progress, unit="run"):
-        if mode == "aec":
-            out.append(bench_aec(name, n, seconds, clock=clock))
-        else:
-            out.append(bench_batch(name, n, b, seconds, clock=clock))
-    return out
+    runs: dict[tuple, list[BenchResult]] = {job: [] for job in jobs}
+    for job in tqdm(jobs * repeat, desc="bench", disable=not progress, unit="run"):
+        name, n, mode, b = job
+        runs[job].append(bench_aec(name, n, seconds, clock=clock) if mode == "aec"
+                         else bench_batch(name, n, b, seconds, clock=clock))
+    return [BenchResult.median_of(r) for r in runs.values()]
 
 
 def format_table(results: list[BenchResult]) -> str:
+    """The results as a table; repeated measurements add the range of their rates."""
     from ..envs.core.render import table
 
-    rows = [[r.game, r.players, r.mode, r.batch, f"{r.agent_steps_per_s:,.0f}",
-             f"{r.games_per_s:,.1f}", f"{r.mean_game_length:.0f}",
-             "-" if r.peak_mb != r.peak_mb else f"{r.peak_mb:,.0f}"] for r in results]
-    return table(["game", "players", "mode", "B", "agent-steps/s", "games/s", "mean length",
-                  "peak MB"], rows)
+    spread = any(len(r.runs) > 1 for r in results)
+    head = ["game", "players", "mode", "B", "agent-steps/s (median)" if spread else "agent-steps/s"]
+    head += ["range"] * spread + ["games/s", "mean length", "peak MB"]
+    rows = []
+    for r in results:
+        row = [r.game, r.players, r.mode, r.batch, f"{r.agent_steps_per_s:,.0f}"]
+        if spread:
+            row.append(f"{min(r.runs):,.0f}-{max(r.runs):,.0f}")
+        rows.append(row + [f"{r.games_per_s:,.1f}", f"{r.mean_game_length:.0f}",
+                           "-" if r.peak_mb != r.peak_mb else f"{r.peak_mb:,.0f}"])
+    return table(head, rows)

@@ -29,6 +29,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                    help="rates per wall-clock second (default) or per CPU-second of the "
                    "benchmark process, which a busy shared machine disturbs less")
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="run every measurement N times, in rounds over all of them, and report "
+                   "the median rate with the range of the N runs (default: 1)")
     p.add_argument("--json", nargs="?", const="-", metavar="FILE",
                    help="also write the results as JSON (to FILE, or stdout)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -50,8 +53,10 @@ def run(args: argparse.Namespace) -> int:
                              f"allowed: {sorted(counts)}")
     if args.seconds <= 0:
         raise ValueError("--seconds must be positive")
+    if args.repeat < 1:
+        raise ValueError(f"--repeat must be at least 1, got {args.repeat}")
     results = run_benchmarks(games, args.players, args.batch, args.seconds,
-                             progress=not args.no_progress, clock=args.clock)
+                             progress=not args.no_progress, clock=args.clock, repeat=args.repeat)
     if not results:
         raise ValueError("no benchmark matched: check --players against the game's counts")
     if args.json == "-":
