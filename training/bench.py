@@ -2,7 +2,7 @@
 
 Every figure comes from random legal play with the observation of the acting player and the
 action mask computed at each step, finished games being replaced by fresh ones (as in
-training), so the batch stays full.
+training), so the batch stays full; the batch kernel is timed on games of every age.
 """
 
 from __future__ import annotations
@@ -52,10 +52,13 @@ CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
                 seed: int = 0, clock: str = "wall") -> BenchResult:
-    """Batch kernel with observation + mask each step, random legal actions, auto-reset."""
+    """Batch kernel with observation + mask each step, random legal actions, auto-reset, timed
+    on games of every age, as in a long training run: a fresh batch would time only the first
+    moves of every game when a game outlasts the measurement."""
     now = CLOCKS[clock]
     game = make_game(name, num_players=players, validate=False)
     rng = np.random.default_rng(seed)
+    length = mean_game_length(name, players, seed)
     next_seed = seed * 1_000_003
 
     def fresh(k: int):
@@ -64,8 +67,12 @@ def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
         next_seed += k
         return game.init(seeds)
 
-    def run(duration: float, max_steps: int | None = None) -> tuple[int, float]:
-        state = fresh(batch)
+    def replace_finished(state) -> None:  # as training does, so the batch stays full
+        done = np.flatnonzero(state.terminated | state.truncated)
+        if done.size:
+            state[done] = fresh(done.size)
+
+    def run(state, duration: float, max_steps: int | None = None) -> tuple[int, float]:
         steps = 0
         t0 = now()
         k = 0
@@ -75,21 +82,26 @@ def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
             del obs
             steps += batch
             game.step(state, actions)
-            done = np.flatnonzero(state.terminated | state.truncated)
-            if done.size:  # replace finished games, as training does
-                state[done] = fresh(done.size)
+            replace_finished(state)
             k += 1
             elapsed = now() - t0
             if (max_steps and k >= max_steps) or (not max_steps and elapsed >= duration):
                 return steps, elapsed
 
-    run(0.2)  # warm-up (caches, buffers)
-    steps, elapsed = run(seconds)
+    # ages spread over one mean game length: game i joins the play at a random step of it
+    state = fresh(batch)
+    span = max(int(length), 1)
+    start = rng.integers(0, span, batch)
+    for t in range(span):
+        game.step(state, sample_legal(state.legal_action_mask, rng.random(batch)),
+                  where=start <= t)
+        replace_finished(state)
+    run(state, 0.2)  # warm-up (caches, buffers)
+    steps, elapsed = run(state, seconds)
     tracemalloc.start()
-    run(0, max_steps=20)
+    run(fresh(batch), 0, max_steps=20)
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
-    length = mean_game_length(name, players, seed)
     rate = steps / elapsed
     return BenchResult(name, players, "batch", batch, rate, rate / length, length, peak)
 
