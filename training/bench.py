@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import tracemalloc
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from functools import cache
 
@@ -18,6 +18,7 @@ import numpy as np
 from ..agents.base import sample_legal
 from ..envs import game as make_game
 from ..envs import make as make_env
+from ..envs.core import BatchState, Game
 
 
 @dataclass
@@ -50,29 +51,44 @@ class BenchResult:
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
+def replace_finished(state: BatchState, fresh: Callable[[int], BatchState]) -> None:
+    """Replace the finished games of `state` by `fresh(k)` ones, as training does, so that the
+    batch stays full."""
+    done = np.flatnonzero(state.terminated | state.truncated)
+    if done.size:
+        state[done] = fresh(done.size)
+
+
+def spread_ages(game: Game, state: BatchState, span: int, rng: np.random.Generator,
+                fresh: Callable[[int], BatchState]) -> None:
+    """Play `state` at random for `span` steps, each game joining the play at a random one of
+    them: its games are then of every age, as in a long training run, where a fresh batch has
+    them all in step (and, while they stay so, fewer decision types per step to resolve)."""
+    start = rng.integers(0, span, state.batch_size)
+    for t in range(span):
+        actions = sample_legal(state.legal_action_mask, rng.random(state.batch_size))
+        game.step(state, actions, where=start <= t)
+        replace_finished(state, fresh)
+
+
 def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
                 seed: int = 0, clock: str = "wall") -> BenchResult:
     """Batch kernel with observation + mask each step, random legal actions, auto-reset, timed
-    on games of every age, as in a long training run: a fresh batch would time only the first
-    moves of every game when a game outlasts the measurement."""
+    on games of every age (`spread_ages` over one mean game length)."""
     now = CLOCKS[clock]
     game = make_game(name, num_players=players, validate=False)
     rng = np.random.default_rng(seed)
     length = mean_game_length(name, players, seed)
     next_seed = seed * 1_000_003
 
-    def fresh(k: int):
+    def fresh(k: int) -> BatchState:
         nonlocal next_seed
         seeds = np.arange(next_seed, next_seed + k)
         next_seed += k
         return game.init(seeds)
 
-    def replace_finished(state) -> None:  # as training does, so the batch stays full
-        done = np.flatnonzero(state.terminated | state.truncated)
-        if done.size:
-            state[done] = fresh(done.size)
-
-    def run(state, duration: float, max_steps: int | None = None) -> tuple[int, float]:
+    def run(state: BatchState, duration: float, max_steps: int | None = None
+            ) -> tuple[int, float]:
         steps = 0
         t0 = now()
         k = 0
@@ -82,20 +98,14 @@ def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
             del obs
             steps += batch
             game.step(state, actions)
-            replace_finished(state)
+            replace_finished(state, fresh)
             k += 1
             elapsed = now() - t0
             if (max_steps and k >= max_steps) or (not max_steps and elapsed >= duration):
                 return steps, elapsed
 
-    # ages spread over one mean game length: game i joins the play at a random step of it
     state = fresh(batch)
-    span = max(int(length), 1)
-    start = rng.integers(0, span, batch)
-    for t in range(span):
-        game.step(state, sample_legal(state.legal_action_mask, rng.random(batch)),
-                  where=start <= t)
-        replace_finished(state)
+    spread_ages(game, state, max(int(length), 1), rng, fresh)
     run(state, 0.2)  # warm-up (caches, buffers)
     steps, elapsed = run(state, seconds)
     tracemalloc.start()
