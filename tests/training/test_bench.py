@@ -5,7 +5,6 @@ from __future__ import annotations
 from itertools import count
 
 import numpy as np
-
 from heistbench.agents.base import sample_legal
 from heistbench.envs import game as make_game
 from heistbench.training.bench import BenchResult, replace_finished, spread_ages
