@@ -671,10 +671,9 @@ class Vaults(Game):
         size = C.DECK_SIZE - N
         # four cards each, dealt from the top in seat order
         fp = st.first_player[d].astype(np.int64)
-        for j in range(C.START_HAND * N):
-            q = (fp + j) % N
-            top = st.deck[d, size - 1 - j]
-            st.hand[d, q, top] += 1
+        j = np.arange(C.START_HAND * N)
+        cards = st.deck[d[:, None], size - 1 - j]  # [n, 4N] in dealing order
+        np.add.at(st.hand, (d[:, None], (fp[:, None] + j) % N, cards), 1)
         st.deck_len[d] = size - C.START_HAND * N
         st.dec[d] = NONE
         self._start_turn(st, d, fp)
