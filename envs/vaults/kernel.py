@@ -517,8 +517,8 @@ class Vaults(Game):
                 continue
             v = _SLOT_COPY[:, :2 * part.shape[1]] < part[:, _SLOT_TYPE[:2 * part.shape[1]]]
             r, c = np.nonzero(v)  # two slots per type, the second used by a second copy
-            pos = plen[g][:, None] + np.cumsum(v, 1) - 1
-            pile[g[r], pos[r, c]] = lo + _SLOT_TYPE[c]
+            rank = np.arange(r.size) - np.searchsorted(r, r)  # of each card in its game's row
+            pile[g[r], plen[g[r]] + rank] = lo + _SLOT_TYPE[c]
             plen[g] += v.sum(1, dtype=plen.dtype)
 
     def _draw_main(self, st: VaultsState, g: np.ndarray, p: np.ndarray) -> None:
