@@ -439,9 +439,9 @@ class Vaults(Game):
         return _crew_exists(st.cstats[g])
 
     def _crew_stats(self, cr: np.ndarray) -> np.ndarray:
-        """`cstats` [...,6] of crews cr [...,44]. (A stack of small products: one large 2-D
-        product is faster on an idle machine, but BLAS then spreads it over threads, which
-        stall for milliseconds when the cores are busy.)"""
+        """`cstats` [...,6] of crews cr [...,44]: a seat's crews [n,K,44] multiply as a stack
+        of small products, the single crews of a move, a play or a burn [n,44] as one product
+        (see "Speed" in the README)."""
         return (cr.astype(np.float32) @ _STATS).astype(np.int16)
 
     def _skills(self, crew: np.ndarray, mods: np.ndarray, tools_twice: bool) -> np.ndarray:
