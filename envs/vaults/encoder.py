@@ -347,11 +347,12 @@ class Encoder:
         if moved is None:
             k["seat_items"][k["b"], self.relative[seats]] = k["R_items"]  # seat q of b to q - me
             return None
+        # (rows come as arrays here: a part is rebuilt whole only on a call with nothing kept,
+        # and such a call has no `moved` either)
         n = len(seats) * self.N
         todo = _flags(n, stale["hands"]) | _flags(n, stale["piles"])
-        crews = stale["crews"]
-        if crews is not None:
-            todo[crews // self.K if isinstance(crews, np.ndarray) else crews] = True
+        if stale["crews"] is not None:
+            todo[stale["crews"] // self.K] = True  # crew slot -> its seat row
         todo = todo.reshape(-1, self.N)
         todo[moved] = True
         b, q = todo.nonzero()
