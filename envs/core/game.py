@@ -97,17 +97,9 @@ class Game:
         `where` (bool [B]) limits the step to those games: the others, and their actions, are
         left alone (a self-play env steps only the games whose opponents are to move)."""
         B = state.batch_size
-        acts = np.asarray(actions)
-        if acts.ndim == 0:
-            acts = np.full(B, int(acts))
-        if acts.shape != (B,) or acts.dtype.kind not in "iu":
-            raise ValueError(f"{self.name}: actions must be an int array of shape ({B},), "
-                             f"got {np.asarray(actions).dtype} {np.asarray(actions).shape}")
+        acts = self._actions_array(actions, B)
         if where is not None:
-            where = np.asarray(where)
-            if where.shape != (B,) or where.dtype != bool:
-                raise ValueError(f"{self.name}: where must be a bool array of shape ({B},), "
-                                 f"got {where.dtype} {where.shape}")
+            where = self._where_array(where, B)
         state.rewards.fill(0.0)
         if B == 1:  # the AEC env's case: Python scalars instead of a few tiny array calls
             if state.terminated[0] or state.truncated[0] or (where is not None and not where[0]):
@@ -132,22 +124,37 @@ class Game:
         return state
 
     def observe(self, state: BatchState, player: int | np.ndarray) -> np.ndarray:
-        """float32 [B, obs_size]: what `player` (an int or one seat per game) may know."""
+        """float32 [B, obs_size]: what `player` (an int or one seat per game) may know; a seat
+        of -1 (a finished game's current player) gives a zero row, so that
+        `observe(state, state.current_player)` works on any batch."""
         B = state.batch_size
-        if isinstance(player, (int, np.integer)):
-            ok = 0 <= player < self.num_players
-            seats = np.full(B, player, np.int64)
+        if isinstance(player, (int, np.integer)):  # no reductions for the AEC env's case
+            seats, lo, hi = np.full(B, player, np.int64), int(player), int(player)
         else:
             seats = np.broadcast_to(np.asarray(player, dtype=np.int64), (B,))
-            ok = not seats.size or (seats.min() >= 0 and seats.max() < self.num_players)
-        if not ok:
-            raise ValueError(f"{self.name}: player must be in 0..{self.num_players - 1}, "
-                             f"got {player!r}")
-        if not self.reveal_hidden:
-            return self._observe(state, seats)
-        parts = [self._observe(state, (seats + q) % self.num_players)
-                 for q in range(self.num_players)]
-        return np.concatenate(parts, axis=1)
+            lo, hi = (int(seats.min()), int(seats.max())) if B else (0, 0)
+        view = self.oracle_view if self.reveal_hidden else self._observe
+        if lo >= 0 and hi < self.num_players:  # the common case: no finished game asked for
+            return view(state, seats)
+        if lo < -1 or hi >= self.num_players:
+            raise ValueError(f"{self.name}: player must be in 0..{self.num_players - 1} "
+                             f"(or -1 for a finished game), got {player!r}")
+        live = np.flatnonzero((seats < 0) & ~(state.terminated | state.truncated))
+        if live.size:
+            raise ValueError(f"{self.name}: game {int(live[0])}: player -1 stands for a "
+                             "finished game, but this game is not over")
+        out = np.zeros((B, self.obs_size), np.float32)
+        rows = np.flatnonzero(seats >= 0)
+        if rows.size:
+            out[rows] = view(state[rows], seats[rows])
+        return out
+
+    def oracle_view(self, state: BatchState, seats: int | np.ndarray) -> np.ndarray:
+        """float32 [B, N * base_obs_size]: every seat's own view, starting at `seats` (valid
+        seats only): the `reveal_hidden` observation, and in seat order the global state."""
+        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (state.batch_size,))
+        return np.concatenate([self._observe(state, (seats + q) % self.num_players)
+                               for q in range(self.num_players)], axis=1)
 
     def obs_fields(self, obs: np.ndarray) -> dict[str, np.ndarray]:
         """Decode an observation (or a batch) into named parts."""
@@ -230,6 +237,34 @@ class Game:
         return r.astype(np.float32)
 
     # -- internals ----------------------------------------------------------------------------
+    def _actions_array(self, actions: np.ndarray | int, B: int) -> np.ndarray:
+        """int64 [B] actions from an int or an int array of shape (B,), or a clear error."""
+        acts = np.asarray(actions)
+        if acts.ndim == 0 and acts.dtype.kind in "iu":
+            return np.full(B, int(acts), np.int64)
+        if acts.shape != (B,) or acts.dtype.kind not in "iu":
+            raise ValueError(f"{self.name}: actions must be an int array of shape ({B},), "
+                             f"got {acts.dtype} {acts.shape}")
+        return np.ascontiguousarray(acts, np.int64)
+
+    def _where_array(self, where: np.ndarray, B: int) -> np.ndarray:
+        """A step's `where`: bool [B], or a clear error."""
+        where = np.asarray(where)
+        if where.shape != (B,) or where.dtype != bool:
+            raise ValueError(f"{self.name}: where must be a bool array of shape ({B},), "
+                             f"got {where.dtype} {where.shape}")
+        return where
+
+    def _illegal_error(self, state: BatchState, b: int, act: int) -> ValueError:
+        """The error of game b's action `act`: out of range, or illegal with what is legal."""
+        if not 0 <= act < self.num_actions:
+            return ValueError(f"{self.name}: game {b}: action {act} is out of range; "
+                              f"actions are 0..{self.num_actions - 1}")
+        legal = [f"{i} ({self.action_name(i)})" for i in self.legal_actions(state, b)]
+        return ValueError(f"{self.name}: game {b}: action {act} ({self.action_name(act)}) is "
+                          f"illegal for player {int(state.current_player[b])}; legal: "
+                          f"{', '.join(legal)}")
+
     def _check_actions(self, state: BatchState, live: np.ndarray, a: np.ndarray) -> None:
         if a.size == 1:  # a batch of one: scalar tests
             b, act = int(live[0]), int(a[0])
@@ -237,16 +272,11 @@ class Game:
                 return
         if a.min() < 0 or a.max() >= self.num_actions:
             j = int(np.flatnonzero((a < 0) | (a >= self.num_actions))[0])
-            raise ValueError(f"{self.name}: game {int(live[j])}: action {int(a[j])} is out of "
-                             f"range; actions are 0..{self.num_actions - 1}")
+            raise self._illegal_error(state, int(live[j]), int(a[j]))
         ok = state.legal_action_mask[live, a]
         if not ok.all():
             j = int(np.flatnonzero(~ok)[0])
-            b = int(live[j])
-            legal = [f"{i} ({self.action_name(i)})" for i in self.legal_actions(state, b)]
-            raise ValueError(f"{self.name}: game {b}: action {int(a[j])} "
-                             f"({self.action_name(int(a[j]))}) is illegal for player "
-                             f"{int(state.current_player[b])}; legal: {', '.join(legal)}")
+            raise self._illegal_error(state, int(live[j]), int(a[j]))
 
     def _settle(self, state: BatchState, idx: np.ndarray) -> None:
         """Play forced single-option decisions (if enabled) and apply the step bound."""

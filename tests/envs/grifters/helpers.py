@@ -31,10 +31,7 @@ def begin(game: Game, s: GriftersState, player: int = 0) -> GriftersState:
     s.current_player[0] = player
     s.dec[0] = K.TURN_START
     s.legal_action_mask[0] = False
-    game._new_step()
-    game._end_turn(s, game._turn_start(s, np.array([0])))
-    game._run(s, np.array([0]))
-    return s
+    return game.resume(s)
 
 
 def legal(s: GriftersState) -> set[int]:

@@ -1,0 +1,170 @@
+"""The kernel base of a game whose rules are compiled scalar functions (numba).
+
+A game declares its state fields and config fields as data, and supplies its rule functions
+(see `drivers.py`); this base builds the structured dtype, the config record and the batch
+drivers, and implements the `Game` contract on them: `init`, `step(where=)`, `observe`,
+`scores`, `rank_keys`, and the validate errors. No Python-level loop over games runs on any of
+these paths: each is one call into compiled code for the whole batch.
+
+Per-player axes are stored for the largest player count (see `records`), so numba compiles a
+game's rules once for every count, on first use, and caches them.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, ClassVar
+
+import numpy as np
+
+from . import jit
+from .game import Game
+from .records import RecordState, record_dtype
+from .rng import seed_keys
+
+INIT, STEP, RESUME = 0, 1, 2  # the modes of the drivers' play_batch
+# empty arguments of play_batch: `where` over every live game, no actions, no keys. Writable,
+# C-contiguous, like the real ones: numba compiles anew for each different array type
+_ALL = np.zeros(0, np.uint8)
+_NO_ACTIONS = np.zeros(0, np.int64)
+_NO_KEYS = np.zeros(0, np.uint64)
+
+# config every compiled game has: (name, dtype)
+CORE_CONFIG: tuple[tuple[str, Any], ...] = (
+    ("num_players", np.int64), ("num_actions", np.int64), ("obs_size", np.int64),
+    ("max_steps", np.int64), ("auto_forced", np.bool_), ("validate", np.bool_),
+    ("by_score", np.bool_), ("score_scale", np.float64),
+)
+
+
+def _records(arr: np.ndarray) -> np.ndarray:
+    """A structured array as the drivers take it: as is for compiled code; under
+    NUMBA_DISABLE_JIT a recarray, whose elements allow `g.stash[o] -= x` in plain Python."""
+    return arr.view(np.recarray) if jit.numba.config.DISABLE_JIT else arr
+
+
+class CompiledGame(Game):
+    """A `Game` stepped by compiled scalar rules over one structured array."""
+
+    # (name, dtype, shape per game, comment); "N" in a shape is the player axis, "A" actions
+    STATE_FIELDS: ClassVar[tuple[tuple[str, Any, tuple[Any, ...], str], ...]] = ()
+    CONFIG_FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = ()  # the game's own config
+    state_cls: ClassVar[type[RecordState]]
+    rules_folder: ClassVar[Path]  # the game's folder: its sources key the compiled cache
+    settles_forced = True  # the drivers play forced decisions inside the compiled step
+    _announced: ClassVar[set[str]] = set()
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        sizes = {"N": max(self.player_counts), "A": self.num_actions}
+        self.state_dtype, bools, axes = record_dtype(self.STATE_FIELDS, sizes)
+        self.state_cls.bool_fields, self.state_cls.player_axes = bools, axes
+        self._cfg = np.zeros(1, list(CORE_CONFIG + self.CONFIG_FIELDS))
+        self.cfg = _records(self._cfg)  # what the drivers are passed
+        c = self._cfg[0]
+        c["num_players"], c["num_actions"] = self.num_players, self.num_actions
+        c["obs_size"], c["max_steps"] = self.base_obs_size, self.max_steps
+        c["auto_forced"], c["validate"] = self.auto_forced, self.validate
+        c["by_score"], c["score_scale"] = self.reward_mode == "score", self.score_scale
+        self._configure(c)
+        self._announce_compile()
+
+    def _configure(self, c: np.void) -> None:
+        """Fill the game's own config fields (subclasses)."""
+
+    @classmethod
+    def drivers(cls) -> ModuleType:
+        """The game's compiled batch drivers (subclasses return their rules' drivers)."""
+        raise NotImplementedError
+
+    def _announce_compile(self) -> None:
+        """Say so, in one line, when this process must compile the game's rules."""
+        name = type(self).__name__
+        if name in self._announced:
+            return
+        self._announced.add(name)
+        path = jit.cache_dir(self.rules_folder.name, self.rules_folder)
+        if not jit.is_cached(path) and not jit.numba.config.DISABLE_JIT:
+            print(f"heistbench: compiling the {self.title} rules for this machine, once "
+                  f"(cached in {path})", file=sys.stderr)
+
+    def warm_up(self) -> None:
+        """Compile (or load from the cache) every driver, threaded ones too when threads are
+        on, by playing a few steps of two games: install scripts call it once per game."""
+        state = self.init(np.arange(2))
+        for _ in range(4):
+            self.observe(state, np.maximum(state.current_player, 0))
+            acts = state.legal_action_mask.argmax(axis=1)
+            self.step(state, acts, where=~state.done)
+        self.resume(state)
+        self.refresh_masks(state)
+        self.scores(state)
+        self.rank_keys(state)
+
+    # -- the Game contract ---------------------------------------------------------------------
+    def new_state(self, batch_size: int) -> RecordState:
+        """A zeroed batch (for crafted states; `init` gives real games)."""
+        return self.state_cls(np.zeros(batch_size, self.state_dtype), self.num_players)
+
+    def init(self, seeds: int | np.ndarray) -> RecordState:
+        """A batch of fresh games, one per seed."""
+        keys = seed_keys(seeds)
+        state = self.new_state(len(keys))
+        self._play(state, INIT, _NO_ACTIONS, keys, _ALL)
+        return state
+
+    def _play(self, state: RecordState, mode: int, actions: np.ndarray, keys: np.ndarray,
+              where: np.ndarray) -> int:
+        d = self.drivers()
+        run = d.play_batch_threads if jit.threads() > 1 and state.batch_size > 1 else d.play_batch
+        return run(_records(state.data), mode, actions, keys, where, self.cfg)
+
+    def step(self, state: RecordState, actions: np.ndarray | int,
+             where: np.ndarray | None = None) -> RecordState:
+        """Apply one action per live game (in `where`, if given); updates in place. An
+        illegal action raises ValueError and changes nothing."""
+        B = state.batch_size
+        acts = self._actions_array(actions, B)
+        w = _ALL if where is None else np.ascontiguousarray(self._where_array(where, B)).view(
+            np.uint8)
+        bad = self._play(state, STEP, acts, _NO_KEYS, w)
+        if bad >= 0:
+            raise self._illegal_error(state, bad, int(acts[bad]))
+        return state
+
+    def resume(self, state: RecordState, where: np.ndarray | None = None) -> RecordState:
+        """Automatic play up to the next decision in crafted states (tests, scenarios)."""
+        w = (_ALL if where is None else
+             np.ascontiguousarray(self._where_array(where, state.batch_size)).view(np.uint8))
+        self._play(state, RESUME, _NO_ACTIONS, _NO_KEYS, w)
+        return state
+
+    def refresh_masks(self, state: RecordState) -> RecordState:
+        """Recompute the pending decision's mask of every live game (after editing hidden
+        state, e.g. in `resample_hidden`)."""
+        self.drivers().refresh_mask_batch(_records(state.data), _ALL, self.cfg)
+        return state
+
+    def _observe(self, state: RecordState, seats: np.ndarray) -> np.ndarray:
+        out = np.empty((state.batch_size, self.base_obs_size), np.float32)
+        seats = np.ascontiguousarray(seats, np.int64)
+        d = self.drivers()
+        run = (d.observe_batch_threads if jit.threads() > 1 and state.batch_size > 1
+               else d.observe_batch)
+        run(_records(state.data), seats, out, self.cfg)
+        return out
+
+    def scores(self, state: RecordState) -> np.ndarray:
+        """The rulebook's final tally per player, int64 [B, N]."""
+        out = np.zeros((state.batch_size, self.num_players), np.int64)
+        self.drivers().scores_batch(_records(state.data), out, self.cfg)
+        return out
+
+    def rank_keys(self, state: RecordState) -> np.ndarray:
+        """int64 [B, N]: higher ranks better after the rulebook's tie-breakers; equal = tied."""
+        out = np.zeros((state.batch_size, self.num_players), np.int64)
+        self.drivers().rank_keys_batch(_records(state.data), out, self.cfg)
+        return out
+

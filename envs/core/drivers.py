@@ -1,0 +1,145 @@
+"""The batch drivers: loops over the games of a batch that call one game's scalar rules.
+
+This file is loaded once per game (`jit.load_drivers`) with that game's rule functions as
+module globals; a game supplies, each compiled, over one game's record `g` and the game's
+config record `c`:
+
+    setup(g, c)              a fresh game from g.key, up to its first automatic state
+    resume(g, c)             automatic play up to the next decision (its mask set) or the end
+    apply(g, a, c)           one decision (the drivers then call `resume`)
+    refresh_mask(g, c)       recompute the mask of the pending decision (after a resample)
+    observe(g, seat, out, c) write seat's float32 observation into the row `out`
+    scores(g, out, c)        the final tally per player
+    rank_keys(g, out, c)     int64 per player, higher ranks better, equal = tied
+
+The drivers add what every game shares: validation before anything changes, forced
+single-option decisions (`auto_forced`), the step bound, and a threaded variant of each loop.
+"""
+
+from heistbench.envs.core.scalar import single_legal
+from numba import njit, prange
+
+
+@njit(cache=True, inline="always")
+def settle(g, c):
+    """Play forced single-option decisions (with auto_forced), then apply the step bound."""
+    if c.auto_forced:
+        for _ in range(c.max_steps):
+            if g.terminated:
+                break
+            a = single_legal(g.legal_action_mask)
+            if a < 0:
+                break
+            apply(g, a, c)  # noqa: F821  (injected)
+            resume(g, c)  # noqa: F821
+    if not g.terminated and not g.truncated and g.steps >= c.max_steps:
+        g.truncated = 1
+        g.current_player = -1
+        g.legal_action_mask[:] = 0
+
+
+INIT, STEP, RESUME = 0, 1, 2  # what `play_batch` does to each game
+
+
+@njit(cache=True, inline="always")
+def is_live(g, where, i):
+    if g.terminated or g.truncated:
+        return False
+    return where.shape[0] == 0 or where[i] != 0
+
+
+@njit(cache=True)
+def first_illegal(states, actions, where, c):
+    """The first live game whose action is out of range or illegal, or -1."""
+    for i in range(states.shape[0]):
+        g = states[i]
+        if is_live(g, where, i):
+            a = actions[i]
+            if a < 0 or a >= c.num_actions or g.legal_action_mask[a] == 0:
+                return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def play_one(g, i, mode, actions, keys, where, c):
+    """Game i of a batch: set up (INIT), one decision (STEP), or automatic play (RESUME)."""
+    if mode == INIT:
+        g.key = keys[i]
+        setup(g, c)  # noqa: F821
+    elif not is_live(g, where, i):
+        return
+    elif mode == STEP:
+        apply(g, actions[i], c)  # noqa: F821
+        g.steps += 1
+    resume(g, c)  # noqa: F821
+    settle(g, c)
+
+
+@njit(cache=True)
+def play_batch(states, mode, actions, keys, where, cfg):
+    """Set up, step or resume every game (the live ones in `where`, if given). A step first
+    checks every action: it returns the first game with an illegal one, and then nothing has
+    changed; otherwise -1."""
+    c = cfg[0]
+    if mode == STEP:
+        bad = first_illegal(states, actions, where, c)
+        if bad >= 0:
+            return bad
+    for i in range(states.shape[0]):
+        g = states[i]
+        if mode == STEP:
+            g.rewards[:] = 0
+        play_one(g, i, mode, actions, keys, where, c)
+    return -1
+
+
+@njit(cache=True, parallel=True)
+def play_batch_threads(states, mode, actions, keys, where, cfg):
+    """`play_batch` with the games spread over threads (the config record is read inside the
+    loop: numba's parallel loops cannot take a record from outside)."""
+    if mode == STEP:
+        bad = first_illegal(states, actions, where, cfg[0])
+        if bad >= 0:
+            return bad
+    for i in prange(states.shape[0]):
+        g = states[i]
+        if mode == STEP:
+            g.rewards[:] = 0
+        play_one(g, i, mode, actions, keys, where, cfg[0])
+    return -1
+
+
+@njit(cache=True)
+def observe_batch(states, seats, out, cfg):
+    c = cfg[0]
+    for i in range(states.shape[0]):
+        observe(states[i], seats[i], out[i], c)  # noqa: F821
+
+
+@njit(cache=True, parallel=True)
+def observe_batch_threads(states, seats, out, cfg):
+    for i in prange(states.shape[0]):
+        observe(states[i], seats[i], out[i], cfg[0])  # noqa: F821
+
+
+@njit(cache=True)
+def refresh_mask_batch(states, where, cfg):
+    c = cfg[0]
+    for i in range(states.shape[0]):
+        g = states[i]
+        if is_live(g, where, i):
+            refresh_mask(g, c)  # noqa: F821
+
+
+@njit(cache=True)
+def scores_batch(states, out, cfg):
+    c = cfg[0]
+    for i in range(states.shape[0]):
+        scores(states[i], out[i], c)  # noqa: F821
+
+
+@njit(cache=True)
+def rank_keys_batch(states, out, cfg):
+    c = cfg[0]
+    for i in range(states.shape[0]):
+        rank_keys(states[i], out[i], c)  # noqa: F821

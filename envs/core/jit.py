@@ -1,0 +1,132 @@
+"""Compiling the games' scalar rules with numba, cached on disk per game.
+
+Every rule function is `@njit(cache=True)`, decorated through `compiled(game, folder)` so that
+its cache lives in a folder of the user's cache named after a hash of the game's source files
+and the core's compiled files. numba itself only notices edits to a function's own file; the
+hash makes an edit to a component table, the RNG or a driver recompile the game too. The
+cache is outside the package, so it works when the package directory is read-only.
+
+The batch drivers (`drivers.py`) are loaded once per game as a module of their own with that
+game's rule functions as globals: numba then compiles and caches each game's drivers like any
+other function calling other jitted functions (passing functions as arguments defeats the cache).
+
+Threads are opt-in, in one place: `set_threads(n)` (or the environment variable
+HEISTBENCH_THREADS). With more than one, the drivers run the games of a batch in parallel
+(`prange`); results are the same with any number of threads, since no game reads another.
+`NUMBA_DISABLE_JIT=1` runs the very same functions as plain Python, for debugging.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import os
+import sys
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numba
+
+CORE = Path(__file__).resolve().parent
+CORE_COMPILED = ("scalar.py", "drivers.py")  # the core files whose code games compile in
+_threads = 1
+
+if numba.config.DISABLE_JIT:  # plain-Python uint64 hashing wraps on purpose, as compiled code does
+    warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
+
+
+def cache_root() -> Path:
+    """Where compiled rules are cached: $HEISTBENCH_CACHE_DIR, else the user's cache folder."""
+    env = os.environ.get("HEISTBENCH_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "heistbench" / "numba"
+
+
+def source_hash(folder: Path | None) -> str:
+    """Hash of a game folder's .py files, the core's compiled files and the numba version."""
+    h = hashlib.sha256(numba.__version__.encode())
+    files = sorted(folder.rglob("*.py")) if folder is not None else []
+    for path in files + [CORE / f for f in CORE_COMPILED]:
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_dir(game: str, folder: Path | None) -> Path:
+    """The cache folder of one game's compiled code (a new one whenever its sources change)."""
+    return cache_root() / f"{game}-{source_hash(folder)}"
+
+
+@contextlib.contextmanager
+def _caching_into(path: Path) -> Iterator[None]:
+    """numba reads its cache folder when a function is decorated: point it at `path`."""
+    old = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(path)
+    try:
+        yield
+    finally:
+        numba.config.CACHE_DIR = old
+
+
+def compiled(game: str, folder: Path | None) -> Callable[..., Any]:
+    """The `njit` decorator of one game's rules: `jit = compiled("grifters", HERE)`, then
+    `@jit` or `@jit(parallel=True)` on each rule function."""
+    path = cache_dir(game, folder)
+
+    def jit(fn: Callable | None = None, **options: Any) -> Any:
+        def wrap(f: Callable) -> Any:
+            with _caching_into(path):
+                return numba.njit(cache=False, **options)(f)
+        return wrap if fn is None else wrap(fn)
+
+    jit.cache_dir = path  # type: ignore[attr-defined]
+    return jit
+
+
+def load_drivers(game: str, folder: Path, **rules: Callable) -> ModuleType:
+    """The core's batch drivers compiled for one game's rule functions (see `drivers.py` for
+    the functions a game supplies)."""
+    name = f"heistbench.envs.{game}._drivers"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, CORE / "drivers.py")
+    mod = importlib.util.module_from_spec(spec)
+    mod.__dict__.update(rules)
+    with _caching_into(cache_dir(game, folder)):
+        spec.loader.exec_module(mod)
+    sys.modules[name] = mod
+    return mod
+
+
+def is_cached(path: Path) -> bool:
+    """Whether a game's cache folder holds compiled code (else the first run compiles)."""
+    return path.is_dir() and any(path.rglob("*.nbi"))
+
+
+def set_threads(n: int | None) -> int:
+    """Run batches on `n` threads (None: all cores numba sees; 1, the default: no threads).
+    Returns the number now in use."""
+    global _threads
+    limit = numba.config.NUMBA_NUM_THREADS
+    n = limit if n is None else int(n)
+    if not 1 <= n <= limit:
+        raise ValueError(f"threads must be in 1..{limit} (numba's thread limit), got {n}")
+    _threads = n
+    if n > 1:
+        numba.set_num_threads(n)
+    return n
+
+
+def threads() -> int:
+    """The number of threads batches run on (1: none)."""
+    return _threads
+
+
+if os.environ.get("HEISTBENCH_THREADS"):
+    set_threads(int(os.environ["HEISTBENCH_THREADS"]))

@@ -1,0 +1,129 @@
+"""Compiled scalar helpers that every game's rules call: the counter-based RNG (exactly the
+streams of `rng.py`), draws from bags of counts, and the terminal rewards.
+
+Each works on one game: a key, a stream and a counter in, one number out. `NUMBA_DISABLE_JIT=1`
+runs them as plain Python on NumPy scalars with the same results.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import compiled
+
+jit = compiled("core", None)
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+M1 = np.uint64(0xBF58476D1CE4E5B9)
+M2 = np.uint64(0x94D049BB133111EB)
+INV53 = 1.0 / float(1 << 53)
+U30, U27, U31, U11, ONE = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11), np.uint64(1)
+
+
+@jit
+def mix(z: np.uint64) -> np.uint64:
+    """SplitMix64 finaliser (rng._mix on one value)."""
+    z = (z ^ (z >> U30)) * M1
+    z = (z ^ (z >> U27)) * M2
+    return z ^ (z >> U31)
+
+
+@jit
+def bits(key: np.uint64, stream: int, counter: np.uint64) -> np.uint64:
+    """64 random bits for (key, stream, counter): rng.bits on one value."""
+    inner = mix(np.uint64(stream + 1) * GOLDEN + np.uint64(counter))
+    return mix(np.uint64(key) ^ inner)
+
+
+@jit
+def uniform(key: np.uint64, stream: int, counter: np.uint64) -> float:
+    """A uniform float in [0, 1) with 53-bit resolution: rng.uniform on one value."""
+    return float(bits(key, stream, counter) >> U11) * INV53
+
+
+@jit
+def permutation(key: np.uint64, stream: int, n: int) -> np.ndarray:
+    """A uniform random permutation of range(n): row of rng.permutations (stable argsort)."""
+    u = np.empty(n, np.uint64)
+    for i in range(n):
+        u[i] = bits(key, stream, np.uint64(i))
+    return stable_order(u)
+
+
+@jit
+def stable_order(u: np.ndarray) -> np.ndarray:
+    """The indices that sort u, equal values in index order (np.argsort(kind="stable")). An
+    insertion sort: the arrays here are a deck long, and numba's argsort costs seconds of
+    compile time."""
+    n = u.shape[0]
+    order = np.arange(n)
+    for i in range(1, n):
+        k = order[i]
+        j = i - 1
+        while j >= 0 and u[order[j]] > u[k]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = k
+    return order
+
+
+@jit
+def draw_from_counts(counts: np.ndarray, u: float) -> int:
+    """Index drawn uniformly from a bag of counts with the uniform u (rng.draw_from_counts on
+    one row); -1 when the bag is empty."""
+    total = 0
+    for k in range(counts.shape[0]):
+        total += int(counts[k])
+    if total <= 0:
+        return -1
+    target = int(np.floor(u * total))
+    cum = 0
+    for k in range(counts.shape[0]):
+        cum += int(counts[k])
+        if cum > target:
+            return k
+    return counts.shape[0]
+
+
+@jit
+def single_legal(mask: np.ndarray) -> int:
+    """The only legal action of a mask, or -1 when there are none or several."""
+    found = -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if found >= 0:
+                return -1
+            found = a
+    return found
+
+
+@jit
+def terminal_rewards(rewards: np.ndarray, keys: np.ndarray, scores: np.ndarray,
+                     by_score: bool, scale: float) -> None:
+    """Zero-sum rewards of one finished game (Game.terminal_rewards on one row): winners by rank
+    key share +1 and the others -1, or the score margin over the others' mean / scale."""
+    n = keys.shape[0]
+    if by_score:
+        total = 0.0
+        for p in range(n):
+            total += float(scores[p])
+        for p in range(n):
+            s = float(scores[p])
+            rewards[p] = np.float32((s - (total - s) / (n - 1)) / scale)
+        return
+    best = keys[0]
+    for p in range(1, n):
+        if keys[p] > best:
+            best = keys[p]
+    k = 0
+    for p in range(n):
+        if keys[p] == best:
+            k += 1
+    losers = n - k
+    for p in range(n):
+        if losers == 0:
+            rewards[p] = 0.0
+        elif keys[p] == best:
+            rewards[p] = np.float32(1.0 / k)
+        else:
+            rewards[p] = np.float32(-1.0 / losers)

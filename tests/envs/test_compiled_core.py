@@ -1,0 +1,155 @@
+"""The compiled core: the scalar RNG against rng.py, the record state, threads, the cache key,
+and the rules as plain Python under NUMBA_DISABLE_JIT=1."""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import os
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from heistbench.envs import game as make_game
+from heistbench.envs.core import jit, rng, scalar
+from heistbench.envs.core.game import Game
+
+COMPILED = ["grifters"]  # the games on the compiled core
+
+
+def test_scalar_rng_gives_the_streams_of_rng_py():
+    gen = np.random.default_rng(0)
+    keys = rng.seed_keys(np.concatenate([np.arange(-50, 50), gen.integers(-2**62, 2**62, 100)]))
+    counters = np.concatenate([np.arange(20), gen.integers(0, 2**63, 20)]).astype(np.uint64)
+    for stream in range(8):
+        want_bits = rng.bits(keys[:, None], stream, counters[None, :])
+        want_u = rng.uniform(keys[:, None], stream, counters[None, :])
+        for i in range(0, len(keys), 7):
+            for j in range(len(counters)):
+                assert scalar.bits(keys[i], stream, counters[j]) == want_bits[i, j]
+                assert scalar.uniform(keys[i], stream, counters[j]) == want_u[i, j]
+        for n in (1, 5, 48):
+            want = rng.permutations(keys[:20], stream, n)
+            for i in range(20):
+                assert scalar.permutation(keys[i], stream, n).tolist() == want[i].tolist()
+
+
+def test_scalar_bag_draws_and_sorting():
+    gen = np.random.default_rng(1)
+    counts = gen.integers(0, 4, (300, 19))
+    counts[::10] = 0  # empty bags
+    u = gen.random(300)
+    want = rng.draw_from_counts(counts, u)
+    got = [scalar.draw_from_counts(counts[i], u[i]) for i in range(300)]
+    assert got == want.tolist()
+    vals = gen.integers(0, 5, 60).astype(np.uint64)  # many ties: the order must be stable
+    assert scalar.stable_order(vals).tolist() == np.argsort(vals, kind="stable").tolist()
+
+
+@pytest.mark.parametrize("mode", ["win_loss", "score"])
+def test_scalar_terminal_rewards_match_the_base(mode):
+    game = make_game("grifters", num_players=4, reward=mode)
+    gen = np.random.default_rng(2)
+    keys = gen.integers(0, 4, (200, 4))  # many ties
+    scores = gen.integers(0, 60, (200, 4))
+    want = Game.terminal_rewards(game, keys, scores)
+    for b in range(200):
+        out = np.zeros(4, np.float32)
+        scalar.terminal_rewards(out, keys[b], scores[b], mode == "score", game.score_scale)
+        assert out.tolist() == want[b].tolist()
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_record_state_is_one_array_with_views(name):
+    game = make_game(name, num_players=2)
+    s = game.init(np.arange(6))
+    assert s.data.dtype.names[:7] == ("current_player", "legal_action_mask", "terminated",
+                                      "truncated", "rewards", "steps", "key")
+    assert s.legal_action_mask.dtype == bool and s.legal_action_mask.shape == (6, 58)
+    assert s.rewards.shape == (6, 2) and s.current_player.shape == (6,)
+    s.rewards[1, 0] = 0.5  # views write through
+    assert s.data["rewards"][1, 0] == 0.5
+    sub = s[[1, 3]]
+    assert sub.batch_size == 2 and sub.rewards[0, 0] == 0.5
+    sub.rewards[0, 0] = 0.0
+    assert s.rewards[1, 0] == 0.5  # a sub-batch is a copy
+    s[[1, 3]] = sub
+    assert s.rewards[1, 0] == 0.0
+    both = type(s).concat([s, sub])
+    assert both.batch_size == 8 and both[6] == s[1]
+    again = pickle.loads(pickle.dumps(s))
+    assert again == s and again.num_players == 2
+    assert s.copy() == s and s.copy() is not s
+    with pytest.raises(ValueError, match="player count"):
+        type(s).concat([s, make_game(name, num_players=3).init(np.arange(2))])
+    with pytest.raises(AttributeError, match="no field"):
+        s.no_such_field  # noqa: B018
+
+
+def _play(game: Game, seeds: np.ndarray, steps: int = 400) -> bytes:
+    """Random legal play of a batch; the final state's bytes."""
+    s = game.init(seeds)
+    gen = np.random.default_rng(3)
+    for _ in range(steps):
+        if s.done.all():
+            break
+        m = s.legal_action_mask
+        acts = np.array([gen.choice(np.flatnonzero(r)) if r.any() else 0 for r in m])
+        game.step(s, acts)
+    return s.data.tobytes()
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_the_same_games_with_any_number_of_threads(name):
+    game = make_game(name, num_players=3)
+    one = _play(game, np.arange(32))
+    try:
+        jit.set_threads(2)
+        two = _play(game, np.arange(32))
+    finally:
+        jit.set_threads(1)
+    assert one == two
+
+
+def test_threads_are_validated():
+    with pytest.raises(ValueError, match="threads must be in 1"):
+        jit.set_threads(0)
+
+
+def test_the_cache_is_keyed_on_every_source_file(tmp_path, monkeypatch):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "rules.py").write_text("x = 1\n")
+    (folder / "components.py").write_text("y = 1\n")
+    monkeypatch.setenv("HEISTBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    first = jit.cache_dir("game", folder)
+    assert first.parent == tmp_path / "cache"
+    (folder / "components.py").write_text("y = 2\n")  # an edit numba itself would not see
+    assert jit.cache_dir("game", folder) != first
+
+
+_DISABLED = """
+from __future__ import annotations
+import hashlib
+import numpy as np
+from heistbench.envs import game
+{play}
+for n in (2, 3, 4):
+    print(hashlib.sha256(_play(game({name!r}, num_players=n), np.arange(3), 120)).hexdigest())
+"""
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_the_rules_run_as_plain_python_without_jit(name):
+    """NUMBA_DISABLE_JIT=1 runs the very same rule functions as Python (for debugging), with
+    the same games as the compiled code."""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    code = _DISABLED.format(play=inspect.getsource(_play), name=name)
+    out = subprocess.run([sys.executable, "-c", code],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    want = [hashlib.sha256(_play(make_game(name, num_players=n), np.arange(3), 120)).hexdigest()
+            for n in (2, 3, 4)]
+    assert out.stdout.split() == want
