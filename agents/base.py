@@ -6,7 +6,10 @@ import numpy as np
 
 
 class Policy:
-    """Plays any seat of a game, batched: `act(obs [B, D], mask [B, A]) -> actions [B]`."""
+    """Plays any seat of a game, batched: `act(obs [B, D], mask [B, A]) -> actions [B]`.
+
+    A row of a finished game (an all-False mask) gets some action (0), so that a batch loop
+    may pass every game of its batch; the kernel ignores the actions of finished games."""
 
     name: str = "policy"
 
@@ -17,20 +20,37 @@ class Policy:
         """Forget per-game memory (policies that keep none need not override)."""
 
 
+def action_mask(mask: np.ndarray, num_actions: int | None = None,
+                rows: int | None = None) -> np.ndarray:
+    """bool [B, A] from a mask or one row; any other shape (or A other than `num_actions`, B
+    other than the `rows` of the observations) is refused here rather than deep in a policy."""
+    m = np.asarray(mask, dtype=bool)
+    m = m[None] if m.ndim == 1 else m
+    if (m.ndim != 2 or (num_actions is not None and m.shape[1] != num_actions)
+            or (rows is not None and m.shape[0] != rows)):
+        want = f"[{'B' if rows is None else rows}, {num_actions or 'A'}]"
+        raise ValueError(f"the action mask must be bool {want} (or one row), got shape "
+                         f"{np.shape(mask)}")
+    return m
+
+
 def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The action of rank floor(u * #legal) among each row's legal actions (vectorized).
+    """The action of rank floor(u * #legal) among each row's legal actions (vectorized); 0 for
+    a row with none (a finished game).
 
     One pass over the legal positions of the whole batch, in row order: a cumulative sum
     along each row's few dozen actions is several times slower for a large batch."""
-    mask = np.asarray(mask, dtype=bool)
+    mask = action_mask(mask)
     B, A = mask.shape
     at = np.flatnonzero(mask)  # legal (row, action) positions, row by row
     n = np.bincount(at // A, minlength=B)
-    if not n.all():
-        bad = int(np.flatnonzero(n == 0)[0])
-        raise ValueError(f"row {bad} of the action mask has no legal action")
-    rank = np.minimum((u * n).astype(np.int64), n - 1)
-    return at[np.cumsum(n) - n + rank] - np.arange(B) * A
+    pos = np.cumsum(n) - n + np.minimum((u * n).astype(np.int64), n - 1)
+    if n.all():
+        return at[pos] - np.arange(B) * A
+    out = np.zeros(B, np.int64)
+    some = np.flatnonzero(n)
+    out[some] = at[pos[some]] - some * A
+    return out
 
 
 class ObservationBot(Policy):
@@ -43,13 +63,27 @@ class ObservationBot(Policy):
         self.n = game.num_players
         self.rng = np.random.default_rng(seed)
 
-    def view(self, obs: np.ndarray, mask: np.ndarray) -> tuple[dict[str, np.ndarray],
-                                                               np.ndarray]:
-        """The acting seat's own view by field name (the first block of an oracle
-        observation, so a bot never uses what the rules hide), and the mask as bool [B, A]."""
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The bot's `decide` on the rows of live games; 0 for those of finished games."""
         obs = np.atleast_2d(obs)
-        view = self.game.base_observation_layout.decode(obs[:, :self.game.base_obs_size])
-        return view, np.atleast_2d(mask).astype(bool)
+        mask = action_mask(mask, self.game.num_actions, obs.shape[0])
+        live = mask.any(axis=1)
+        if live.all():
+            return self.decide(self.fields(obs), mask)
+        out = np.zeros(mask.shape[0], np.int64)
+        if live.any():
+            out[live] = self.decide(self.fields(obs[live]), mask[live])
+        return out
+
+    def fields(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """The acting seat's own view by field name (the first block of an oracle
+        observation, so a bot never uses what the rules hide)."""
+        return self.game.base_observation_layout.decode(obs[:, :self.game.base_obs_size])
+
+    def decide(self, f: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
+        """Actions [B] from the decoded views and a bool mask [B, A] with a legal action in
+        every row (subclasses)."""
+        raise NotImplementedError
 
 
 class RandomPolicy(Policy):
@@ -58,8 +92,9 @@ class RandomPolicy(Policy):
     name = "random"
 
     def __init__(self, game=None, seed: int | None = 0):
+        self.num_actions = None if game is None else game.num_actions
         self.rng = np.random.default_rng(seed)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        mask = np.atleast_2d(mask)
+        mask = action_mask(mask, self.num_actions)
         return sample_legal(mask, self.rng.random(mask.shape[0]))

@@ -61,8 +61,7 @@ def _steal(base: int):
 class BigScoreHeuristic(ObservationBot):
     """Greedy rule-based play of The Big Score, batched over games."""
 
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        f, mask = self.view(obs, mask)
+    def decide(self, f: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
         decision = f["meta.decision"].argmax(axis=1)
         out = sample_legal(mask, self.rng.random(len(mask)))  # fallback: any legal action
         for d, rule in self._rules.items():

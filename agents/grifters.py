@@ -29,8 +29,7 @@ COFFERS_TAKE[[C.THIEF, C.CON_MAN, C.SAFECRACKER, C.HACKER]] = (2, 1, 3, 1)
 class GriftersHeuristic(ObservationBot):
     """Greedy one-step valuation of every legal action, from the observation alone."""
 
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        f, mask = self.view(obs, mask)
+    def decide(self, f: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
         B, N = mask.shape[0], self.n
         stash = f["player.stash"][:, :N, 0] * 75
         score = f["player.score"][:, :N, 0] * 100

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Policy
+from .base import Policy, action_mask
 
 META_NAME = "heistbench_meta.json"  # the metadata file inside a checkpoint zip
 MODEL_NAME = "model.zip"  # the final checkpoint of a run directory
@@ -131,8 +131,10 @@ class ModelPolicy(Policy):
             return net.action_net(net.mlp_extractor.forward_actor(features)).numpy()
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Sampled (or greedy) legal actions; a row with no legal action (a finished game) is
+        all -inf, whose argmax is 0."""
         obs = np.atleast_2d(obs)
-        mask = np.atleast_2d(np.asarray(mask, dtype=bool))
+        mask = action_mask(mask, self.meta.get("num_actions"), obs.shape[0])
         if obs.shape[0] == 0:
             return np.zeros(0, dtype=np.int64)
         z = np.where(mask, self.logits(obs), -np.inf)

@@ -20,7 +20,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from ..agents.base import Policy, RandomPolicy
 from ..envs import game as make_game
-from ..envs.core import Game
+from ..envs.core import Game, observation_box
 
 OPPONENT_KINDS = ("self", "heuristic", "random")
 RANDOM_SLOT, HEURISTIC_SLOT, FIRST_SNAPSHOT_SLOT = 0, 1, 2
@@ -91,8 +91,8 @@ class SelfPlayVecEnv(VecEnv):
         self.game = game
         self.pool = pool or OpponentPool(game, {"random": 1.0}, seed=seed)
         self.render_mode = None  # no rendering from the vector env: render the kernel's games
-        obs_space = gym.spaces.Box(0.0, 1.0, (game.obs_size,), np.float32)
-        super().__init__(num_envs, obs_space, gym.spaces.Discrete(game.num_actions))
+        super().__init__(num_envs, observation_box(game.obs_size),
+                         gym.spaces.Discrete(game.num_actions))
         self.rng = np.random.default_rng(seed)
         # training seeds: a block per run seed, far from the evaluation seeds (< 2**40)
         self.next_seed = (1 << 41) + (seed % (1 << 20)) * (1 << 32)
@@ -193,6 +193,9 @@ class SelfPlayVecEnv(VecEnv):
 
     def action_masks(self) -> np.ndarray:
         """bool [N, A]: the learner's legal actions in each game (it is to move in all)."""
+        if self.state is None:
+            raise RuntimeError(f"{self.game.name}: call reset() before action_masks(): there "
+                               "are no games yet")
         return self.state.legal_action_mask.copy()
 
     def close(self) -> None:

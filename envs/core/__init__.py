@@ -2,10 +2,18 @@
 
 from .aec import HeistAECEnv, make_env_fns
 from .game import Game
-from .layout import ActionLayout, ActionRange, Block, Field, ObservationLayout
+from .layout import (
+    OBS_BOUNDS,
+    ActionLayout,
+    ActionRange,
+    Block,
+    Field,
+    ObservationLayout,
+    observation_box,
+)
 from .options import COMMON_OPTIONS, Option, options_table, resolve_options
 from .state import BatchState
 
-__all__ = ["ActionLayout", "ActionRange", "BatchState", "Block", "COMMON_OPTIONS", "Field",
-           "Game", "HeistAECEnv", "ObservationLayout", "Option", "make_env_fns",
-           "options_table", "resolve_options"]
+__all__ = ["OBS_BOUNDS", "ActionLayout", "ActionRange", "BatchState", "Block", "COMMON_OPTIONS",
+           "Field", "Game", "HeistAECEnv", "ObservationLayout", "Option", "make_env_fns",
+           "observation_box", "options_table", "resolve_options"]

@@ -17,6 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .game import Game
+from .layout import observation_box
 
 
 class HeistAECEnv(AECEnv, EzPickle):
@@ -39,15 +40,16 @@ class HeistAECEnv(AECEnv, EzPickle):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, np.inf, (self.game.obs_size,), np.float32),
+            "observation": observation_box(self.game.obs_size),
             "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions)
                               for a in self.possible_agents}
+        self.state_space = observation_box(n * self.game.base_obs_size)
         self._zero_mask = np.zeros(self.game.num_actions, np.int8)
         self._zero_mask.flags.writeable = False
-        self.state = None
+        self.kernel_state = None  # the batch-of-one kernel state (`state()` is PettingZoo's)
         self._seed_rng = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -61,7 +63,7 @@ class HeistAECEnv(AECEnv, EzPickle):
         if seed is None:
             seed = int(self._seed_rng.integers(0, 2**63 - 1))
         self.seed_value = int(seed)
-        self.state = self.game.init(np.array([self.seed_value], dtype=np.int64))
+        self.kernel_state = self.game.init(np.array([self.seed_value], dtype=np.int64))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -81,14 +83,16 @@ class HeistAECEnv(AECEnv, EzPickle):
             raise ValueError(f"{self.metadata['name']}: {agent} must act with an int action "
                              f"in 0..{self.game.num_actions - 1}, got {action!r}")
         self._cumulative_rewards[agent] = 0.0
-        self.game.step(self.state, np.array([int(action)], dtype=np.int64))
+        self.game.step(self.kernel_state, np.array([int(action)], dtype=np.int64))
         self.num_moves += 1
         self._sync()
         self._accumulate_rewards()
+        if self.render_mode == "human":  # like PettingZoo's classic envs: a frame per step
+            self.render()
 
     def _sync(self) -> None:
         """Copy the kernel's batch-of-one state into the AEC bookkeeping."""
-        st = self.state
+        st = self.kernel_state
         self.rewards = dict(zip(self.agents, st.rewards[0].tolist()))
         if not (st.terminated[0] or st.truncated[0]):
             # only the agent to move has a mask; the one who moved before loses theirs
@@ -114,25 +118,30 @@ class HeistAECEnv(AECEnv, EzPickle):
     # -- views -------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        obs = self.game.observe(self.state, seat)[0]
+        obs = self.game.observe(self.kernel_state, seat)[0]
         if agent == self.agent_selection and not (self.terminations[agent]
                                                   or self.truncations[agent]):
-            mask = self.state.legal_action_mask[0].astype(np.int8)
+            mask = self.kernel_state.legal_action_mask[0].astype(np.int8)
         else:
             mask = np.zeros(self.game.num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """The global state for centralized training: every seat's own observation in seat
+        order, float32 [N * base_obs_size] (the `reveal_hidden` observation of player_0)."""
+        return self.game.oracle_view(self.kernel_state, 0)[0]
+
     def render(self) -> str | None:
         """The public table plus the private view of the agent to act (so a render shown
         during play gives nothing away); once the game is over, everything. The full state
-        at any time: `env.unwrapped.game.render(env.unwrapped.state)`."""
+        at any time: `env.unwrapped.game.render(env.unwrapped.kernel_state)`."""
         if self.render_mode is None:
             import gymnasium
 
             gymnasium.logger.warn("render() called without a render_mode; pass "
                                   "render_mode='ansi' or 'human' to env().")
             return None
-        st = self.state
+        st = self.kernel_state
         over = bool(st.terminated[0] or st.truncated[0])
         seat = None if over or self.reveal_all else int(st.current_player[0])
         text = self.game.render(st, 0, player=seat)

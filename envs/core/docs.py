@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from .game import Game
+from .layout import OBS_BOUNDS
 from .options import options_table
 
 START, END = "<!-- generated:start -->", "<!-- generated:end -->"
@@ -24,7 +25,8 @@ def api_table(game: Game) -> str:
         f"| Agents | `player_0` … `player_{n - 1}` ({', '.join(map(str, game.player_counts))} "
         "players) |",
         f"| Action space | `Discrete({game.num_actions})` |",
-        f"| Observation | `Dict(observation=Box(0, inf, ({game.obs_size},), float32), "
+        f"| Observation | `Dict(observation=Box({OBS_BOUNDS[0]:g}, {OBS_BOUNDS[1]:g}, "
+        f"({game.obs_size},), float32), "
         f"action_mask=Box(0, 1, ({game.num_actions},), int8))` (at {n} players) |",
         f"| Step bound | {game.max_steps} agent steps (truncation safety net) |",
     ])

@@ -9,8 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
+from gymnasium import spaces
+
+# every encoded value lies in [0, 1]: counts divided by their field's scale (its most), one-hots
+OBS_BOUNDS = (0.0, 1.0)
+
+
+def observation_box(size: int) -> spaces.Box:
+    """The Box of a `size`-float observation (one definition for the AEC and vector envs)."""
+    return spaces.Box(*OBS_BOUNDS, (size,), np.float32)
 
 
 @dataclass(frozen=True)
@@ -51,8 +61,9 @@ class _Span:
     inner: int = 0  # offset of the field inside its block
 
 
-class ObservationLayout:
-    """Ordered named slices of a flat float32 observation vector."""
+class ObservationLayout(Sequence[tuple[str, int]]):
+    """Ordered named slices of a flat float32 observation vector: a sequence of (name, size)
+    pairs in vector order, repeated blocks expanded as name[i].field."""
 
     def __init__(self, entries: Sequence[Field | Block]):
         self.entries = tuple(entries)
@@ -70,6 +81,7 @@ class ObservationLayout:
                     inner += f.size
                 off += e.count * e.block_size
         self.size = off
+        self._pairs = tuple(self._expand())
         self._build_encoder()
 
     def _build_encoder(self) -> None:
@@ -131,7 +143,7 @@ class ObservationLayout:
     def names(self) -> list[str]:
         return list(self._spans)
 
-    def __iter__(self) -> Iterator[tuple[str, int]]:
+    def _expand(self) -> Iterator[tuple[str, int]]:
         """(name, size) pairs in vector order, repeated blocks expanded as name[i].field."""
         for e in self.entries:
             if isinstance(e, Field):
@@ -140,6 +152,19 @@ class ObservationLayout:
                 for i in range(e.count):
                     for f in e.fields:
                         yield f"{e.name}[{i}].{f.name}", f.size
+
+    def __iter__(self) -> Iterator[tuple[str, int]]:
+        return iter(self._pairs)
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[str, int]: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[tuple[str, int], ...]: ...
+    def __getitem__(self, i: int | slice) -> tuple[str, int] | tuple[tuple[str, int], ...]:
+        return self._pairs[i]
 
     def views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
         """Writable views into `buf` [..., size]: plain fields [..., size], block fields

@@ -1,15 +1,17 @@
-"""The shared random-policy sampler."""
+"""The shared random-policy sampler, and every policy on batches holding finished games."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from heistbench.agents import sample_legal
+from heistbench.agents import make_policy, sample_legal
+
+from heistbench import envs
 
 
 def test_sample_legal_picks_the_ranked_legal_action():
-    """Row by row, the action of rank floor(u * #legal) among the legal ones; an empty row
-    is refused by number."""
+    """Row by row, the action of rank floor(u * #legal) among the legal ones; 0 for an empty
+    row (a finished game); a mask of the wrong shape is refused."""
     rng = np.random.default_rng(3)
     mask = rng.random((200, 37)) < 0.2
     mask[np.arange(200), rng.integers(0, 37, 200)] = True
@@ -20,5 +22,25 @@ def test_sample_legal_picks_the_ranked_legal_action():
         legal = np.flatnonzero(row)
         assert action == legal[int(x * legal.size)]
     mask[7] = False
-    with pytest.raises(ValueError, match="row 7"):
-        sample_legal(mask, u)
+    again = sample_legal(mask, u)
+    assert again[7] == 0 and (np.delete(again, 7) == np.delete(picked, 7)).all()
+    assert (sample_legal(np.zeros((3, 5), bool), u[:3]) == 0).all()
+    with pytest.raises(ValueError, match="action mask must be"):
+        sample_legal(np.ones((2, 3, 4), bool), u[:2])
+
+
+@pytest.mark.parametrize("name", envs.GAMES)
+def test_policies_take_rows_of_finished_games(name, partly_finished):
+    """act() on every game of a batch: 0 for the finished ones (all-False mask rows), a legal
+    action for the others; a mask of the wrong width is refused."""
+    game = envs.game(name, num_players=2)
+    state = partly_finished(game)
+    obs, mask, over = game.observe(state, state.current_player), state.legal_action_mask, state.done
+    for spec in ("random", "heuristic"):
+        policy = make_policy(spec, game)
+        a = policy.act(obs, mask)
+        assert a.shape == (state.batch_size,) and (a[over] == 0).all()
+        assert mask[~over, a[~over]].all()
+        assert (policy.act(obs[over], mask[over]) == 0).all()
+        with pytest.raises(ValueError, match="action mask must be"):
+            policy.act(obs, mask[:, :-1])

@@ -50,6 +50,17 @@ def test_loads_from_run_dir_or_zip_and_plays_legal_moves(checkpoint):
     np.testing.assert_array_equal(greedy.act(obs, mask), greedy.act(obs, mask))
 
 
+def test_takes_rows_of_finished_games(checkpoint, partly_finished):
+    game = make_game("big_score", num_players=2)
+    policy = make_policy(str(checkpoint), game)
+    state = partly_finished(game)
+    obs, mask, over = game.observe(state, state.current_player), state.legal_action_mask, state.done
+    a = policy.act(obs, mask)
+    assert (a[over] == 0).all() and mask[~over, a[~over]].all()
+    with pytest.raises(ValueError, match="action mask must be"):
+        policy.act(obs, mask[:, :-1])
+
+
 @pytest.mark.parametrize("options,what", [
     ({"num_players": 3}, "num_players: checkpoint 2, requested 3"),
     ({"num_players": 2, "reveal_hidden": True}, r"obs_size: checkpoint \d+"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -66,6 +67,24 @@ def test_layout_views_decode_and_tables():
     assert "| `p[i].y` |" in LAYOUT.markdown_table()
     with pytest.raises(ValueError, match="11"):
         LAYOUT.decode(np.zeros(5))
+
+
+def test_layout_is_a_sequence_of_name_size_pairs():
+    """len, indexing and slicing agree with iteration: block fields expanded as name[i].field."""
+    pairs = list(LAYOUT)
+    assert isinstance(LAYOUT, Sequence) and len(LAYOUT) == len(pairs) == 6
+    assert LAYOUT[0] == ("a", 2) and LAYOUT[-1] == ("p[1].y", 2)
+    assert list(LAYOUT[2:4]) == [("p[0].x", 1), ("p[0].y", 2)]
+    assert [LAYOUT[i] for i in range(len(LAYOUT))] == pairs
+    assert sum(size for _, size in LAYOUT) == LAYOUT.size and ("b", 3) in LAYOUT
+    with pytest.raises(IndexError):
+        LAYOUT[6]
+    from heistbench import envs
+
+    for name in envs.GAMES:
+        layout = envs.game(name).observation_layout
+        assert len(layout) == len(list(layout)) and layout[0] == next(iter(layout))
+        assert sum(size for _, size in layout) == layout.size
 
 
 def test_layout_encode_scales_counts_and_expands_onehots():

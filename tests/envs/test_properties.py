@@ -8,9 +8,11 @@ from pathlib import Path
 import numpy as np
 import pettingzoo
 import pytest
-from heistbench.envs.core import rng
+from heistbench.envs.core import observation_box, rng
 from heistbench.envs.core.playthrough import golden_path, playthrough
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.test.state_test import test_state as pz_state_check
+from pettingzoo.test.state_test import test_state_space as pz_state_space_check
 
 from heistbench import envs
 
@@ -77,8 +79,10 @@ def test_registry_and_pettingzoo_make(name):
 def test_random_play_invariants(name, n):
     """Masks never empty for a live game (nor single-option where the kernel settles forced
     decisions itself), conserved totals conserved, games end within the step bound,
-    zero-sum terminal rewards, observations finite and within the space."""
+    zero-sum terminal rewards, every seat's observation finite and within the env's Box."""
     game = envs.game(name, num_players=n)
+    box = envs.module(name).raw_env(num_players=n).observation_space("player_0")["observation"]
+    assert box == observation_box(game.obs_size)  # the vector env declares the same bounds
     state = game.init(np.arange(48) + 1000 * n)
     start = game.conserved(state)
     total_reward = np.zeros((state.batch_size, n))
@@ -92,9 +96,10 @@ def test_random_play_invariants(name, n):
         for key, value in game.conserved(s).items():
             assert (value == start[key]).all(), f"{key} not conserved at step {t}"
         if t % 17 == 0:
-            obs = game.observe(s, np.maximum(s.current_player, 0))
-            assert obs.shape == (s.batch_size, game.obs_size) and obs.dtype == np.float32
-            assert np.isfinite(obs).all() and obs.min() >= 0
+            for seat in (s.current_player, t // 17 % n):
+                obs = game.observe(s, seat)
+                assert obs.shape == (s.batch_size, game.obs_size) and obs.dtype == np.float32
+                assert np.isfinite(obs).all() and (obs >= box.low).all() and (obs <= box.high).all()
 
     t = 0
     while not (state.terminated | state.truncated).all():
@@ -253,3 +258,56 @@ def test_step_where_leaves_the_other_games_alone(name):
     assert (state.steps[where] >= 1).all()
     with pytest.raises(ValueError, match="where"):
         game.step(state, random_actions(state, 1), where=np.ones(3, bool))
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_observe_gives_finished_games_zero_rows(name, n, partly_finished):
+    """`observe(state, state.current_player)` works on a batch holding finished games (seat -1):
+    zero rows for them, the usual rows for the others, plain and oracle; other seats raise."""
+    game = envs.game(name, num_players=n)
+    state = partly_finished(game)
+    over, cp = state.done, state.current_player
+    live = np.flatnonzero(~over)
+    for g in (game, envs.game(name, num_players=n, reveal_hidden=True)):
+        obs = g.observe(state, cp)
+        assert obs.shape == (state.batch_size, g.obs_size) and not obs[over].any()
+        np.testing.assert_array_equal(obs[live], g.observe(state[live], cp[live]))
+    for bad in (-2, n):
+        with pytest.raises(ValueError, match="player must be in"):
+            game.observe(state, np.where(over, -1, bad))
+    with pytest.raises(ValueError, match="not over"):
+        game.observe(state, -1)
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_state_is_every_seats_observation(name, n):
+    """`env.state()` (PettingZoo's global state) is every seat's observation in seat order,
+    inside `state_space`; with `reveal_hidden` it is player_0's observation."""
+    env = envs.make(name, num_players=n)
+    pz_state_space_check(env)  # PettingZoo's state checks (its state_test wants a parallel env)
+    pz_state_check(env, num_cycles=20)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for t, _agent in enumerate(env.agent_iter()):
+        obs, _, term, trunc, _ = env.last()
+        if t % 11 == 0:
+            s = env.state()
+            assert s.dtype == np.float32 and env.state_space.contains(s)
+            np.testing.assert_array_equal(s, np.concatenate(
+                [env.observe(a)["observation"] for a in env.possible_agents]))
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    oracle = envs.make(name, num_players=n, reveal_hidden=True)
+    oracle.reset(seed=3)
+    np.testing.assert_array_equal(oracle.state(), oracle.observe("player_0")["observation"])
+
+
+@pytest.mark.parametrize("name", envs.GAMES)
+def test_human_render_prints_every_step(name, capsys):
+    env = envs.make(name, render_mode="human")
+    env.reset(seed=0)
+    raw = env.unwrapped
+    capsys.readouterr()
+    for _ in range(3):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+        seat = int(raw.kernel_state.current_player[0])
+        assert capsys.readouterr().out == raw.game.render(raw.kernel_state, 0, player=seat) + "\n"

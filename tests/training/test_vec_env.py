@@ -8,6 +8,8 @@ from heistbench.agents.base import sample_legal
 from heistbench.envs import game as make_game
 from heistbench.training.vec_env import OpponentPool, SelfPlayVecEnv
 
+from heistbench import envs
+
 
 def make_env(name="big_score", n=16, players=2, mix=None, seed=0):
     game = make_game(name, num_players=players, validate=False)
@@ -46,6 +48,14 @@ def test_spaces_shapes_dtypes_and_learner_turns():
         masks = np.stack(env.env_method("action_masks"))
         np.testing.assert_array_equal(masks, env.state.legal_action_mask)
         assert masks.any(axis=1).all()
+
+
+def test_action_masks_before_reset_raise_and_spaces_match_the_aec_env():
+    env = make_env()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.action_masks()
+    aec = envs.make("big_score", num_players=2)
+    assert env.observation_space == aec.observation_space("player_0")["observation"]
 
 
 def test_terminal_rewards_reach_the_learner_and_games_reset():

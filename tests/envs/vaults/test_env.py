@@ -52,7 +52,7 @@ def test_opponent_hands_are_counts_only():
 def test_render_hides_opponent_hands():
     env = vaults_v0.raw_env(num_players=2, render_mode="ansi")
     env.reset(seed=1)
-    g, st = env.game, env.state
+    g, st = env.game, env.kernel_state
     text = g.render(st, 0, player=0)
     assert "known:" in text and "Public pile 1" in text
     assert "£" not in text.split("Public pile 1")[1].split("\n")[0]
