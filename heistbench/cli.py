@@ -13,6 +13,7 @@ import sys
 COMMANDS = [
     "heistbench.commands.list_games",
     "heistbench.commands.bench",
+    "heistbench.commands.compile",
     "heistbench.commands.train",
     "heistbench.commands.eval",
     "heistbench.commands.tournament",
@@ -24,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="heistbench",
         description="Heist board games with partial information for reinforcement-learning "
-        "research: PettingZoo envs on vectorized kernels, bots, self-play training.")
+        "research: PettingZoo envs on compiled batch kernels, bots, self-play training.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for path in COMMANDS:
         importlib.import_module(path).add_parser(sub)

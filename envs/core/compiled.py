@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from . import jit
+from .buffers import BufferPool
 from .game import Game
 from .records import RecordState, record_dtype
 from .rng import seed_keys
@@ -69,6 +70,9 @@ class CompiledGame(Game):
         c["auto_forced"], c["validate"] = self.auto_forced, self.validate
         c["by_score"], c["score_scale"] = self.reward_mode == "score", self.score_scale
         self._configure(c)
+        # observation buffers reused once nobody holds them: a fresh one of megabytes costs
+        # more in page faults than the observation itself
+        self._out = BufferPool()
         self._announce_compile()
 
     def _configure(self, c: np.void) -> None:
@@ -148,7 +152,7 @@ class CompiledGame(Game):
         return state
 
     def _observe(self, state: RecordState, seats: np.ndarray) -> np.ndarray:
-        out = np.empty((state.batch_size, self.base_obs_size), np.float32)
+        out = self._out.empty((state.batch_size, self.base_obs_size), np.float32)
         seats = np.ascontiguousarray(seats, np.int64)
         d = self.drivers()
         run = (d.observe_batch_threads if jit.threads() > 1 and state.batch_size > 1
