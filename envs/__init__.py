@@ -19,7 +19,7 @@ from .core import Game
 _MODULES: dict[str, str] = {
     "big_score_v0": "heistbench.envs.big_score_v0",
     "vaults_v0": "heistbench.envs.vaults_v0",
-    "grifters_v0": "heistbench.envs.grifters_v0",
+    "grifters_v1": "heistbench.envs.grifters_v1",
 }
 
 GAMES: tuple[str, ...] = tuple(_MODULES)

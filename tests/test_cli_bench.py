@@ -34,7 +34,7 @@ def test_bench_prints_table_and_json(tmp_path):
     assert all(r["agent_steps_per_s"] > 0 and r["mean_game_length"] > 0 for r in rows)
     out = run("bench", "grifters", "--players", "2", "--batch", "8", "--seconds", "0.2",
               "--clock", "cpu", "--no-progress")
-    assert out.returncode == 0 and "grifters_v0" in out.stdout, out.stderr
+    assert out.returncode == 0 and "grifters_v1" in out.stdout, out.stderr
 
 
 def test_bench_repeat_reports_the_median_and_range(tmp_path):

@@ -71,11 +71,11 @@ def _first_player_ok(v: Any) -> bool:
 
 
 class GriftersGame(CompiledGame):
-    """Grifters for 2-4 players (see the module docstring of grifters_v0 for the rules)."""
+    """Grifters for 2-4 players (see the module docstring of grifters_v1 for the rules)."""
 
-    name: ClassVar[str] = "grifters_v0"
+    name: ClassVar[str] = "grifters_v1"
     title: ClassVar[str] = "Grifters"
-    version: ClassVar[int] = 0
+    version: ClassVar[int] = 1
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     score_scale: ClassVar[float] = 25.0
     GAME_OPTIONS: ClassVar[dict[str, Option]] = {

@@ -91,6 +91,7 @@ JOB_STACK = C.JOB_STACK.astype(np.int64)
 SET_BONUS = C.SET_BONUS.astype(np.int64)
 RINGLEADER = C.RINGLEADER.copy()
 COPIER = C.COPIER.copy()
+MIDDLEMAN_TAKES = np.arange(T) != C.INSIDE_MAN  # "cannot be duplicated by any other card" [FAQ]
 ABDUCTABLE = C.ABDUCTABLE.copy()
 STACK_MIN_PLAYERS = np.array(C.STACK_MIN_PLAYERS, np.int64)
 COFFERS_START = np.array([C.COFFERS_START.get(n, 0) for n in range(5)], np.int64)
@@ -780,18 +781,13 @@ def specialists(g, p: int) -> int:
 
 @jit
 def rank_keys(g, out: np.ndarray, c) -> None:
-    """Score, then most Jobs, fewest Specialists [RB], fewest turns, later seat [D17]."""
-    N = c.num_players
-    for p in range(N):
+    """Score, then most Jobs, then fewest Specialists [RB]; players still level share the win."""
+    for p in range(c.num_players):
         jobs = 0
         for s in range(S):
             jobs += colour_jobs(g, p, s)
-        pos = (p - int(g.start_player)) % N
-        turns = min(int(g.turns_taken[p]), 65535)
         key = score_of(g, p) * 32 + jobs
-        key = key * 128 + (127 - min(specialists(g, p), 127))
-        key = key * 65536 + (65535 - turns)
-        out[p] = key * 4 + pos
+        out[p] = key * 128 + (127 - min(specialists(g, p), 127))
 
 
 # == masks =========================================================================================
@@ -841,9 +837,9 @@ def refresh_mask(g, c) -> int:
     elif d == THUG_SKILL:
         for k in range(3):
             m[A_SKILL + k] = 1
-    elif d == MIDDLEMAN_PICK:
+    elif d == MIDDLEMAN_PICK:  # a Fall Guy or Middle Man too: the Refresh Area empties as it goes
         for t in range(T):
-            m[A_CARD + t] = g.refresh[me, t] > 0 and not COPIER[t]
+            m[A_CARD + t] = g.refresh[me, t] > 0 and MIDDLEMAN_TAKES[t]
     elif d == IM_NIGHT:
         for night in range(3):
             m[A_NIGHT + night] = night_abductable(g, int(g.tgt_player), night)

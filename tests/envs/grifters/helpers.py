@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from heistbench.envs.grifters import components as C
 from heistbench.envs.grifters import kernel as K
-from heistbench.envs.grifters_v0 import Game, GriftersState
+from heistbench.envs.grifters_v1 import Game, GriftersState
 
 
 def cards(*types: int) -> np.ndarray:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 from heistbench.agents import make_policy
-from heistbench.envs import grifters_v0
+from heistbench.envs import grifters_v1
 
 GAMES = 400
 
 
 def win_rate(num_players: int, games: int = GAMES) -> float:
     """Heuristic in seat b % N of game b, random elsewhere; fraction of games it wins."""
-    game = grifters_v0.Game(num_players=num_players, validate=False)
+    game = grifters_v1.Game(num_players=num_players, validate=False)
     bot, rand = make_policy("heuristic", game, seed=1), make_policy("random", game, seed=2)
     state = game.init(np.arange(games) + 5000)
     seat = np.arange(games) % num_players

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from heistbench.envs import grifters_v0
+from heistbench.envs import grifters_v1
 from heistbench.envs.grifters import components as C
 from heistbench.envs.grifters import kernel as K
 
@@ -17,19 +17,19 @@ STACK, PLAYER, NIGHT, PAIR, SKILL, JOB, PASS = 19, 24, 28, 31, 34, 37, 57
 
 def test_layouts_match_the_spec():
     for n in (2, 3, 4):
-        g = grifters_v0.Game(num_players=n)
+        g = grifters_v1.Game(num_players=n)
         assert g.obs_size == 250 + 129 * n and g.num_actions == 58
     names = [g.action_name(a) for a in range(58)]
     assert len(set(names)) == 58 and names[22] == "job stack YELLOW" and names[57] == "pass"
 
 
 def test_first_player_option():
-    g = grifters_v0.Game(num_players=3, first_player=2)
+    g = grifters_v1.Game(num_players=3, first_player=2)
     assert (g.init(np.arange(4)).current_player == 2).all()
-    starts = grifters_v0.Game(num_players=3).init(np.arange(60)).current_player
+    starts = grifters_v1.Game(num_players=3).init(np.arange(60)).current_player
     assert set(starts.tolist()) == {0, 1, 2}
     with pytest.raises(ValueError, match="first_player"):
-        grifters_v0.Game(num_players=2, first_player=3)
+        grifters_v1.Game(num_players=2, first_player=3)
 
 
 def test_fence_swaps_completed_jobs():
@@ -155,7 +155,7 @@ def test_resample_keeps_the_hand_a_team_pick_depends_on():
 def test_random_play_invariants_per_card_type(n):
     """Every card type conserved, known <= hand, ISK conserved, games end well within the
     step bound (measured: the longest random games are far below max_steps / 3)."""
-    g = grifters_v0.Game(num_players=n, auto_forced=False)
+    g = grifters_v1.Game(num_players=n, auto_forced=False)
     s = g.init(np.arange(64) + 100 * n)
     r = np.random.default_rng(n)
     expected = C.SPECIALIST_COPIES.astype(np.int64).copy()
@@ -192,8 +192,8 @@ def test_a_thief_ending_the_game_counts_among_its_players_specialists():
     keys, win, rewards = _final(g, s)
     assert s.stash[0].tolist() == [3, 3] and g.specialists(s)[0].tolist() == [3, 3]
     assert (s.night[0, 0, 0] == cards(THIEF)).all()  # placed where the play puts it
-    # a full tie up to the turns: the later seat from the start player (P1) wins [D17]
-    assert keys[1] > keys[0] and win == [False, True] and rewards == [-1.0, 1.0]
+    # a full tie after the rulebook's tie-breakers: both win, so nobody gains (v1)
+    assert keys[1] == keys[0] and win == [True, True] and rewards == [0.0, 0.0]
     assert all((g.conserved(s)[k] == v).all() for k, v in before.items())
     final = g.obs_fields(g.observe(s, 0))
     assert final["player.night1"][0, 0, THIEF] * 3 == 1
@@ -212,7 +212,7 @@ def test_an_abducted_card_ending_the_game_counts_for_the_abductor():
     assert s.stash[0].tolist() == [3, 3] and s.coffers[0] == 0
     assert (s.night[0, 0, 0] == cards(SAFE)).all() and (s.night[0, 1, 1] == cards(IM)).all()
     assert g.specialists(s)[0].tolist() == [4, 4]  # 3 in hand + the Safecracker each side
-    assert keys[1] > keys[0] and win == [False, True] and rewards == [-1.0, 1.0]
+    assert keys[1] == keys[0] and win == [True, True] and rewards == [0.0, 0.0]
 
 
 def test_a_middle_man_team_ending_the_game_counts_both_cards():

@@ -405,11 +405,42 @@ def test_g19b_tie_breakers():
     assert g.scores(s)[0].tolist() == [16, 16]
     s.hand[0, 0] = cards(*range(5))  # fewer Specialists wins
     assert g.winners(s)[0].tolist() == [True, False]
-    s.hand[0, 0] = cards(*range(6))
-    s.turns_taken[0] = (10, 9)  # then fewer turns [D17]
-    assert g.winners(s)[0].tolist() == [False, True]
-    s.turns_taken[0] = (9, 9)  # then the later seat from the start player [D17]
-    assert g.winners(s)[0].tolist() == [False, True]
+    s.hand[0, 0] = cards(*range(6))  # level after the rulebook's tie-breakers: both win
+    s.turns_taken[0] = (10, 9)  # turns taken do not count (v1)
+    assert g.winners(s)[0].tolist() == [True, True]
+    g._finish(s, np.array([0]))
+    assert s.rewards[0].tolist() == [0.0, 0.0]  # an all-way tie: nobody gains
+
+
+def test_g19c_tied_winners_share_the_win():
+    g, s = blank(3)
+    s.stash[0] = (9, 9, 5)
+    for p in range(3):
+        s.hand[0, p] = cards(MM, THIEF, PP)
+    assert g.winners(s)[0].tolist() == [True, True, False]
+    g._finish(s, np.array([0]))
+    assert s.rewards[0].tolist() == [0.5, 0.5, -1.0]  # +1 split by the winners
+
+
+def test_g2b_middle_man_may_take_a_fall_guy_or_a_middle_man_but_not_an_inside_man():
+    """FAQ: only the Inside Man "cannot be duplicated by any other card" (v1)."""
+    g, s = blank(2)
+    s.night[0, 0, 2] = cards(FG, MIDDLE, IM, THIEF)
+    s.hand[0, 0] = cards(MIDDLE, SAFE)
+    s.coffers[0] = 40
+    stash = int(s.stash[0, 0])
+    begin(g, s)
+    play(g, s, MIDDLE)
+    assert decision(s) == K.MIDDLEMAN_PICK and legal(s) == {FG, MIDDLE, THIEF}
+    play(g, s, MIDDLE)  # the second Middle Man takes another Refresh card
+    assert decision(s) == K.MIDDLEMAN_PICK and legal(s) == {FG, THIEF}
+    play(g, s, FG)  # which copies a hand card (the Safecracker stays in hand)
+    assert decision(s) == K.FALLGUY_PICK and legal(s) == {SAFE}
+    play(g, s, SAFE)
+    assert s.stash[0, 0] == stash + 3 and s.hand[0, 0, SAFE] == 1
+    assert (s.night[0, 0, 0] == cards(MIDDLE, MIDDLE, FG)).all()
+    assert (s.hand[0, 0] == cards(SAFE, IM, THIEF)).all()  # Refresh: the rest back to hand
+    assert s.current_player[0] == 1
 
 
 def test_g20_first_turn_has_no_advance_time():

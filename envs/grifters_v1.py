@@ -1,4 +1,4 @@
-"""Grifters (`grifters_v0`): hire Specialists, pull Capers and complete Jobs to grow your Stash.
+"""Grifters (`grifters_v1`): hire Specialists, pull Capers and complete Jobs to grow your Stash.
 
 A 2-4 player card game of hand management. Each turn a player advances time in their Hideout
 (three Night spaces), then either Performs a Caper (plays one card and resolves its action) or
@@ -15,20 +15,25 @@ Rules summary
   Refresh. With an empty hand you place one ISK token from your Stash into Night One instead.
 - End: immediately when the Coffers' last ISK is taken, all Jobs are completed, or deck and
   discard pile are both empty. Score = Stash + 2/4/8M per colour with 2/3/4 Jobs. Ties: most
-  Jobs, fewest Specialists, then fewest turns taken and the later seat from the start player.
+  Jobs, then fewest Specialists; players still level share the win.
 - Multi-part choices (a team for a Job, a card and its target) are sequences of decisions,
   each with its own mask. The card data is partly reconstructed: see
   `envs/grifters/README.md` for the card list, the rule decisions and what is reconstructed.
 
 Rewards
 -------
-Terminal only. `reward="win_loss"` (default): the winner after the tie-breakers gets +1 and
-every other player -1/(N-1). `reward="score"`: the score margin over the mean of the others,
-divided by 25. Truncation (a safety net that random play never reaches) gives 0.
+Terminal only. `reward="win_loss"` (default): the winners after the tie-breakers share +1 and
+the others share -1 (an all-way tie gives 0). `reward="score"`: the score margin over the mean
+of the others, divided by 25. Truncation (a safety net that random play never reaches) gives 0.
 
 Version History
 ---------------
 - v0: first release.
+- v1: the rules run compiled (the same games as v0, step for step, before the fixes below).
+  The Middle Man may take any Specialist from the Refresh Area, a Fall Guy or another Middle
+  Man included; only the Inside Man is barred ("cannot be duplicated by any other card", FAQ).
+  Players level after the rulebook's tie-breakers (score, most Jobs, fewest Specialists)
+  share the win; the fewest-turns and later-seat keys are gone.
 """
 
 from __future__ import annotations
