@@ -181,14 +181,19 @@ def define_env(game_cls: type[Game], module: str):
     return raw, env, obs_fields
 
 
+def standard_wrappers(env: AECEnv) -> AECEnv:
+    """PettingZoo's classic-env wrappers: illegal moves end the game with -1, out-of-range
+    actions assert, and the call order is enforced."""
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
 def make_env_fns(raw_cls: type[HeistAECEnv]):
     """`env()` (with PettingZoo's standard wrappers) and `raw_env()` for a game module."""
 
     def env(**kwargs: Any) -> AECEnv:
-        e = raw_cls(**kwargs)
-        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-        e = wrappers.AssertOutOfBoundsWrapper(e)
-        return wrappers.OrderEnforcingWrapper(e)
+        return standard_wrappers(raw_cls(**kwargs))
 
     def raw_env(**kwargs: Any) -> HeistAECEnv:
         return raw_cls(**kwargs)

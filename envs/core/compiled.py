@@ -40,6 +40,14 @@ CORE_CONFIG: tuple[tuple[str, Any], ...] = (
 )
 
 
+def _plain(arr: np.ndarray, dtype: type) -> np.ndarray:
+    """`arr` as the drivers take it: of `dtype`, C-contiguous and writable (numba compiles anew
+    for each other kind of array), copied only when it is not already."""
+    if arr.dtype == dtype and arr.flags.c_contiguous and arr.flags.writeable:
+        return arr
+    return np.array(arr, dtype)
+
+
 def _records(arr: np.ndarray) -> np.ndarray:
     """A structured array as the drivers take it: as is for compiled code; under
     NUMBA_DISABLE_JIT a recarray, whose elements allow `g.stash[o] -= x` in plain Python."""
@@ -130,9 +138,11 @@ class CompiledGame(Game):
         """Apply one action per live game (in `where`, if given); updates in place. An
         illegal action raises ValueError and changes nothing."""
         B = state.batch_size
-        acts = self._actions_array(actions, B)
-        w = _ALL if where is None else np.ascontiguousarray(self._where_array(where, B)).view(
-            np.uint8)
+        if type(actions) is np.ndarray and actions.shape == (B,) and actions.dtype == np.int64:
+            acts = _plain(actions, np.int64)  # the common case, the AEC env's included
+        else:
+            acts = _plain(self._actions_array(actions, B), np.int64)
+        w = _ALL if where is None else _plain(self._where_array(where, B), np.bool_).view(np.uint8)
         bad = self._play(state, STEP, acts, _NO_KEYS, w)
         if bad >= 0:
             raise self._illegal_error(state, bad, int(acts[bad]))
@@ -141,7 +151,7 @@ class CompiledGame(Game):
     def resume(self, state: RecordState, where: np.ndarray | None = None) -> RecordState:
         """Automatic play up to the next decision in crafted states (tests, scenarios)."""
         w = (_ALL if where is None else
-             np.ascontiguousarray(self._where_array(where, state.batch_size)).view(np.uint8))
+             _plain(self._where_array(where, state.batch_size), np.bool_).view(np.uint8))
         self._play(state, RESUME, _NO_ACTIONS, _NO_KEYS, w)
         return state
 
@@ -153,7 +163,7 @@ class CompiledGame(Game):
 
     def _observe(self, state: RecordState, seats: np.ndarray) -> np.ndarray:
         out = self._out.empty((state.batch_size, self.base_obs_size), np.float32)
-        seats = np.ascontiguousarray(seats, np.int64)
+        seats = _plain(seats, np.int64)
         d = self.drivers()
         run = (d.observe_batch_threads if jit.threads() > 1 and state.batch_size > 1
                else d.observe_batch)

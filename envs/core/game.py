@@ -65,6 +65,8 @@ class Game:
                 tuple(Field(n, s) for n, s in base),
                 "every seat's own view, relative to the observer (0 = self)")])
         self.obs_size = self.observation_layout.size
+        # the seat arrays of a batch of one (the AEC env's observe), made once
+        self._one_seat = [np.full(1, p, np.int64) for p in range(self.num_players)]
 
     @classmethod
     def option_spec(cls) -> dict[str, Option]:
@@ -129,7 +131,9 @@ class Game:
         `observe(state, state.current_player)` works on any batch."""
         B = state.batch_size
         if isinstance(player, (int, np.integer)):  # no reductions for the AEC env's case
-            seats, lo, hi = np.full(B, player, np.int64), int(player), int(player)
+            lo = hi = int(player)
+            seats = self._one_seat[lo] if B == 1 and 0 <= lo < self.num_players else np.full(
+                B, lo, np.int64)
         else:
             seats = np.broadcast_to(np.asarray(player, dtype=np.int64), (B,))
             lo, hi = (int(seats.min()), int(seats.max())) if B else (0, 0)

@@ -1,14 +1,20 @@
 """Compiling the games' scalar rules with numba, cached on disk per game.
 
-Every rule function is `@njit(cache=True)`, decorated through `compiled(game, folder)` so that
-its cache lives in a folder of the user's cache named after a hash of the game's source files
-and the core's compiled files. numba itself only notices edits to a function's own file; the
-hash makes an edit to a component table, the RNG or a driver recompile the game too. The
-cache is outside the package, so it works when the package directory is read-only.
+A game's rule functions are decorated with `jit` below; the batch drivers
+(`drivers.py`) that call them are loaded once per game as a module of their own, with that
+game's rule functions as globals, and are `@njit(cache=True)`: each driver's cached code holds
+every rule it calls, so only the drivers are written to disk (a cache entry per rule function
+would store the same code again at every level of the call graph, and load slower). Passing
+rule functions to shared drivers as arguments instead defeats numba's cache.
 
-The batch drivers (`drivers.py`) are loaded once per game as a module of their own with that
-game's rule functions as globals: numba then compiles and caches each game's drivers like any
-other function calling other jitted functions (passing functions as arguments defeats the cache).
+The cache lives in a folder of the user's cache named after a hash of the game's source files
+and the core's compiled files: numba itself only notices edits to a function's own file, and
+the hash makes an edit to a component table, the RNG or a driver recompile the game too. Being
+outside the package, it works when the package directory is read-only.
+
+Two measured pitfalls shape the rule code: numba compiles a function anew for every literal
+Python int passed to it (so decision and action ids are NumPy ints), and for every distinct
+array type (so the drivers always get C-contiguous, writable arrays).
 
 Threads are opt-in, in one place: `set_threads(n)` (or the environment variable
 HEISTBENCH_THREADS). With more than one, the drivers run the games of a batch in parallel
@@ -74,19 +80,13 @@ def _caching_into(path: Path) -> Iterator[None]:
         numba.config.CACHE_DIR = old
 
 
-def compiled(game: str, folder: Path | None) -> Callable[..., Any]:
-    """The `njit` decorator of one game's rules: `jit = compiled("grifters", HERE)`, then
-    `@jit` or `@jit(parallel=True)` on each rule function."""
-    path = cache_dir(game, folder)
-
-    def jit(fn: Callable | None = None, **options: Any) -> Any:
-        def wrap(f: Callable) -> Any:
-            with _caching_into(path):
-                return numba.njit(cache=False, **options)(f)
-        return wrap if fn is None else wrap(fn)
-
-    jit.cache_dir = path  # type: ignore[attr-defined]
-    return jit
+def jit(fn: Callable | None = None, **options: Any) -> Any:
+    """numba's `njit` for rule functions, which are compiled into the (cached) drivers that
+    call them and so are not cached themselves: `@jit`, or `@jit(inline="always")` on one
+    called from one place (fewer separately compiled functions compile faster)."""
+    def wrap(f: Callable) -> Any:
+        return numba.njit(**options)(f)
+    return wrap if fn is None else wrap(fn)
 
 
 def load_drivers(game: str, folder: Path, **rules: Callable) -> ModuleType:

@@ -52,31 +52,27 @@ def record_dtype(fields: tuple[tuple[str, Any, tuple[Any, ...], str], ...],
 class RecordState:
     """A batch of games as one structured array (picklable, copyable, sliceable)."""
 
-    __slots__ = ("data", "num_players", "_views")
     bool_fields: ClassVar[frozenset[str]] = frozenset()
     player_axes: ClassVar[dict[str, int]] = {}  # field -> its per-player axis (per game)
 
     def __init__(self, data: np.ndarray, num_players: int):
         if data.ndim != 1:
             raise ValueError(f"a state holds a 1-D structured array, got shape {data.shape}")
-        object.__setattr__(self, "data", data)
-        object.__setattr__(self, "num_players", int(num_players))
-        object.__setattr__(self, "_views", {})
+        self.__dict__.update(data=data, num_players=int(num_players))
 
     def __getattr__(self, name: str) -> np.ndarray:
-        views = object.__getattribute__(self, "_views")
-        v = views.get(name)
-        if v is None:
-            data = object.__getattribute__(self, "data")
-            if data.dtype.names is None or name not in data.dtype.names:
-                raise AttributeError(f"{type(self).__name__} has no field {name!r}")
-            v = data[name]
-            if name in self.bool_fields:
-                v = v.view(np.bool_)
-            axis = self.player_axes.get(name)
-            if axis is not None:
-                v = v[(slice(None),) * (axis + 1) + (slice(0, self.num_players),)]
-            views[name] = v
+        """A field's view, made on first use and then kept in the instance's __dict__, so
+        that later reads are plain attribute lookups (the AEC env reads several per step)."""
+        data = self.__dict__.get("data")
+        if data is None or name not in data.dtype.names:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+        v = data[name]
+        if name in self.bool_fields:
+            v = v.view(np.bool_)
+        axis = self.player_axes.get(name)
+        if axis is not None:
+            v = v[(slice(None),) * (axis + 1) + (slice(0, self.num_players),)]
+        self.__dict__[name] = v
         return v
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import compiled
-
-jit = compiled("core", None)
+from .jit import jit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 M1 = np.uint64(0xBF58476D1CE4E5B9)

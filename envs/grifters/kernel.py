@@ -63,8 +63,6 @@ class GriftersState(RecordState):
     """A batch of Grifters games: the public fields, then `rules.STATE_FIELDS` (the tableau,
     the supply and the decision context), each a view [B, ...]."""
 
-    __slots__ = ()
-
 
 def _first_player_ok(v: Any) -> bool:
     return v is None or (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 4)

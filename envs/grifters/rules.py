@@ -16,11 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from ..core import scalar
-from ..core.jit import compiled, load_drivers
+from ..core.jit import jit, load_drivers
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
-jit = compiled("grifters", HERE)
 
 # -- decisions (the spec's §3.2), then the automatic states --------------------------------------
 # NumPy ints rather than Python ints: numba compiles a function once per *literal* Python int

@@ -153,3 +153,12 @@ def test_the_rules_run_as_plain_python_without_jit(name):
     want = [hashlib.sha256(_play(make_game(name, num_players=n), np.arange(3), 120)).hexdigest()
             for n in (2, 3, 4)]
     assert out.stdout.split() == want
+
+
+def test_the_cache_lives_outside_the_package(monkeypatch):
+    """So that a read-only install still caches its compiled rules."""
+    monkeypatch.delenv("HEISTBENCH_CACHE_DIR", raising=False)
+    package = jit.CORE.parent.parent
+    assert package not in jit.cache_root().parents
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
+    assert jit.cache_root() == jit.Path("/somewhere/heistbench/numba")
