@@ -1,10 +1,14 @@
-"""Smoke tests of `heistbench list` and `heistbench bench` as subprocesses."""
+"""Smoke tests of `heistbench list` and `heistbench bench` as subprocesses, and of the bench's
+start-up timing with stubbed probes."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+
+import pytest
 
 from heistbench import envs
 
@@ -30,7 +34,8 @@ def test_bench_prints_table_and_json(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "agent-steps/s" in out.stdout
     rows = json.loads(path.read_text())
-    assert {(r["mode"], r["batch"]) for r in rows} == {("aec", 1), ("batch", 1), ("batch", 16)}
+    assert {(r["mode"], r["batch"]) for r in rows} == {("floor", 1), ("aec", 1), ("batch", 1),
+                                                       ("batch", 16)}
     assert all(r["agent_steps_per_s"] > 0 and r["mean_game_length"] > 0 for r in rows)
     out = run("bench", "grifters", "--players", "2", "--batch", "8", "--seconds", "0.2",
               "--clock", "cpu", "--no-progress")
@@ -44,7 +49,7 @@ def test_bench_repeat_reports_the_median_and_range(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "(median)" in out.stdout and "range" in out.stdout
     rows = json.loads(path.read_text())
-    assert [(r["mode"], r["batch"]) for r in rows] == [("aec", 1), ("batch", 8)]
+    assert [(r["mode"], r["batch"]) for r in rows] == [("floor", 1), ("aec", 1), ("batch", 8)]
     for r in rows:
         assert len(r["runs"]) == 3 and r["agent_steps_per_s"] == sorted(r["runs"])[1]
         assert abs(r["games_per_s"] * r["mean_game_length"] - r["agent_steps_per_s"]) < 1e-6 * (
@@ -65,3 +70,88 @@ def test_bench_rejects_bad_input():
 def test_help_explains_commands():
     out = run("--help")
     assert out.returncode == 0 and "bench" in out.stdout and "list" in out.stdout
+
+
+def test_bench_reports_the_floor_and_threads(tmp_path):
+    """The AEC figure as a fraction of a do-nothing env wrapped alike, measured in the same
+    run; the compiled kernel once per thread count."""
+    path = tmp_path / "bench.json"
+    out = run("bench", "grifters", "--players", "2", "--batch", "8", "--threads", "1,2",
+              "--seconds", "0.1", "--no-progress", "--json", str(path))
+    assert out.returncode == 0, out.stderr
+    assert "% of floor" in out.stdout
+    rows = json.loads(path.read_text())
+    floor = next(r for r in rows if r["mode"] == "floor")
+    aec = next(r for r in rows if r["mode"] == "aec")
+    assert floor["agent_steps_per_s"] > aec["agent_steps_per_s"] > 0
+    assert abs(aec["of_floor"] - aec["agent_steps_per_s"] / floor["agent_steps_per_s"]) < 1e-9
+    assert [r["threads"] for r in rows if r["mode"] == "batch"] == [1, 2]
+    out = run("bench", "grifters", "--threads", "0", "--no-progress")
+    assert out.returncode == 2 and "--threads must be in" in out.stderr
+
+
+def test_compile_times_of_a_game_without_a_compiled_kernel_are_empty():
+    from heistbench.training.bench import compile_times, format_compile_table
+
+    assert compile_times("big_score") == {}
+    assert "not compiled" in format_compile_table({"big_score_v0": {}})
+
+
+def test_bench_skips_threads_where_the_kernel_runs_on_one(tmp_path):
+    path = tmp_path / "bench.json"
+    out = run("bench", "big_score", "--players", "2", "--batch", "1,8", "--threads", "1,2",
+              "--seconds", "0.05", "--no-progress", "--json", str(path))
+    assert out.returncode == 0, out.stderr
+    assert "big_score_v0: a NumPy kernel, on one thread only: --threads 2 skipped" in out.stdout
+    rows = json.loads(path.read_text())
+    assert [(r["batch"], r["threads"]) for r in rows if r["mode"] == "batch"] == [(1, 1), (8, 1)]
+    aec = next(r for r in rows if r["mode"] == "aec")
+    assert 0 < aec["of_floor"] < 1
+
+
+def test_bench_help_explains_the_new_options():
+    out = run("bench", "--help")
+    assert out.returncode == 0
+    assert "--threads" in out.stdout and "--compile" in out.stdout and "floor" in out.stdout
+
+
+def test_timed_process_runs_with_the_given_cache(tmp_path):
+    from heistbench.training.bench import timed_process
+
+    code = ("import json, os; print('noise')\n"
+            "print(json.dumps({'cache': os.environ['HEISTBENCH_CACHE_DIR']}))")
+    wall, out = timed_process(code, str(tmp_path))
+    assert out == {"cache": str(tmp_path)} and wall > 0
+    with pytest.raises(RuntimeError, match="probe failed"):
+        timed_process("raise SystemExit(3)", str(tmp_path))
+
+
+def test_compile_times_cold_then_warm_in_one_temporary_cache(monkeypatch):
+    """With a stubbed probe: the cold and the warm run share one fresh cache, removed after."""
+    from heistbench.training import bench
+
+    caches = []
+
+    def fake(code: str, cache: str) -> tuple[float, dict]:
+        caches.append(cache)
+        assert os.path.isdir(cache)
+        return 10.0 - 9 * (len(caches) - 1), {"first_step_s": 5.0 / len(caches)}
+
+    monkeypatch.setattr(bench, "timed_process", fake)
+    times = bench.compile_times("grifters")
+    assert times == {"cold_s": 10.0, "cold_start_s": 5.0, "warm_s": 1.0, "warm_start_s": 2.5}
+    assert len(set(caches)) == 1 and not os.path.exists(caches[0])
+    table = bench.format_compile_table({"grifters_v1": times, "vaults_v0": {}})
+    assert "cold compile s" in table and "10.00" in table and "not compiled" in table
+
+
+def test_start_probe_from_the_existing_cache():
+    """The real probe, warm only (a cold compile takes too long for a test)."""
+    from heistbench.envs.core import jit
+    from heistbench.envs.grifters import rules
+    from heistbench.training.bench import START_PROBE, timed_process
+
+    if not jit.is_cached(jit.cache_dir("grifters", rules.HERE)):
+        pytest.skip("the Grifters rules are not compiled into the cache yet")
+    wall, out = timed_process(START_PROBE.format(name="grifters"), str(jit.cache_root()))
+    assert 0 < out["first_step_s"] <= out["warm_up_s"] < wall

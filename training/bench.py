@@ -3,10 +3,21 @@
 Every figure comes from random legal play with the observation of the acting player and the
 action mask computed at each step, finished games being replaced by fresh ones (as in
 training), so the batch stays full; the batch kernel is timed on games of every age.
+
+The AEC env is measured as users get it (`env()`, with PettingZoo's standard wrappers) next to
+the floor: a do-nothing env with the same spaces, wrappers and game length, driven by the same
+loop, so that each game's figure reads as a fraction of what PettingZoo itself allows on the
+machine at that moment. Compiled kernels are also timed with threads switched on, and
+`compile_times` measures a cold compile and a warm start in fresh processes.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable, Iterable
@@ -14,24 +25,30 @@ from dataclasses import asdict, dataclass, field
 from functools import cache
 
 import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
 
 from ..agents.base import sample_legal
 from ..envs import game as make_game
 from ..envs import make as make_env
-from ..envs.core import BatchState, Game
+from ..envs.core import BatchState, Game, jit
+from ..envs.core.aec import standard_wrappers
+from ..envs.core.compiled import CompiledGame
 
 
 @dataclass
 class BenchResult:
     game: str
     players: int
-    mode: str  # "aec" or "batch"
+    mode: str  # "aec", "floor" (the do-nothing env) or "batch"
     batch: int  # games stepped together (1 for the AEC env)
     agent_steps_per_s: float
     games_per_s: float
     mean_game_length: float  # agent steps per finished game
     peak_mb: float  # peak traced memory of a short run (batch mode), MB
     runs: list[float] = field(default_factory=list)  # agent-steps/s of each repeat
+    threads: int = 1  # threads the compiled kernel ran on
+    of_floor: float = float("nan")  # AEC: agent-steps/s as a fraction of the floor's
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -45,7 +62,7 @@ class BenchResult:
         first = results[0]
         length = float(np.mean([r.mean_game_length for r in results]))
         return cls(first.game, first.players, first.mode, first.batch, rate, rate / length,
-                   length, max(r.peak_mb for r in results), rates)
+                   length, max(r.peak_mb for r in results), rates, first.threads)
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -72,11 +89,23 @@ def spread_ages(game: Game, state: BatchState, span: int, rng: np.random.Generat
 
 
 def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
-                seed: int = 0, clock: str = "wall") -> BenchResult:
+                seed: int = 0, clock: str = "wall", threads: int = 1) -> BenchResult:
     """Batch kernel with observation + mask each step, random legal actions, auto-reset, timed
-    on games of every age (`spread_ages` over one mean game length)."""
-    now = CLOCKS[clock]
+    on games of every age (`spread_ages` over one mean game length), on `threads` threads."""
     game = make_game(name, num_players=players, validate=False)
+    if threads > 1 and not isinstance(game, CompiledGame):
+        raise ValueError(f"{name} has no compiled kernel to run on threads")
+    jit.set_threads(threads)
+    try:
+        result = _bench_batch(game, name, players, batch, seconds, seed, CLOCKS[clock])
+    finally:
+        jit.set_threads(1)
+    result.threads = threads
+    return result
+
+
+def _bench_batch(game: Game, name: str, players: int, batch: int, seconds: float, seed: int,
+                 now: Callable[[], float]) -> BenchResult:
     rng = np.random.default_rng(seed)
     length = mean_game_length(name, players, seed)
     next_seed = seed * 1_000_003
@@ -128,11 +157,10 @@ def mean_game_length(name: str, players: int, seed: int = 0, games: int = 128) -
     return float(state.steps.mean())
 
 
-def bench_aec(name: str, players: int, seconds: float = 2.0, seed: int = 0,
-              clock: str = "wall") -> BenchResult:
-    """The PettingZoo AEC env (raw_env), random legal actions, the usual agent_iter loop."""
-    now = CLOCKS[clock]
-    env = make_env(name, num_players=players).unwrapped
+def aec_loop(env: AECEnv, seconds: float, seed: int, now: Callable[[], float]
+             ) -> tuple[int, int, float, list[int]]:
+    """Whole games of the usual agent_iter loop with random legal actions, for `seconds`:
+    (agent steps, games, elapsed, game lengths)."""
     rng = np.random.default_rng(seed)
     steps = games = 0
     lengths = []
@@ -152,18 +180,168 @@ def bench_aec(name: str, players: int, seconds: float = 2.0, seed: int = 0,
         steps += n
         games += 1
         lengths.append(n)
-    elapsed = now() - t0
+    return steps, games, now() - t0, lengths
+
+
+def bench_aec(name: str, players: int, seconds: float = 2.0, seed: int = 0,
+              clock: str = "wall") -> BenchResult:
+    """The PettingZoo AEC env as users make it (`env()`, with the standard wrappers)."""
+    steps, games, elapsed, lengths = aec_loop(make_env(name, num_players=players), seconds, seed,
+                                              CLOCKS[clock])
     return BenchResult(name, players, "aec", 1, steps / elapsed, games / elapsed,
                        float(np.mean(lengths)), float("nan"))
 
 
+class NullEnv(AECEnv):
+    """The floor of the AEC benchmark: an env with a game's spaces that does nothing.
+
+    Its observation is one fixed zero array with an all-legal mask (nothing is computed), its
+    step only passes the turn in seat order, and its games last `length` agent steps. Behind
+    the standard wrappers and driven by `aec_loop`, it times what PettingZoo's API, the wrappers
+    and the loop cost by themselves: a game's AEC rate as a fraction of it is the share of the
+    step left to the game."""
+
+    metadata = {"render_modes": [], "name": "null_v0", "is_parallelizable": False}
+
+    def __init__(self, players: int, observation_space: spaces.Dict,
+                 action_space: spaces.Discrete, length: int):
+        super().__init__()
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.length = max(int(length), 1)
+        self.observation_spaces = {a: observation_space for a in self.possible_agents}
+        self.action_spaces = {a: action_space for a in self.possible_agents}
+        box = observation_space["observation"]
+        self._obs = {"observation": np.zeros(box.shape, box.dtype),
+                     "action_mask": np.ones(int(action_space.n), np.int8)}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self.moves = 0
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._obs
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.moves += 1
+        if self.moves >= self.length:
+            self.terminations = {a: True for a in self.agents}
+        i = self.agents.index(agent)
+        self.agent_selection = self.agents[(i + 1) % len(self.agents)]
+
+
+def bench_floor(name: str, players: int, seconds: float = 2.0, seed: int = 0,
+                clock: str = "wall") -> BenchResult:
+    """The do-nothing env with the spaces of the game's env and its mean game length, wrapped
+    like ours (`standard_wrappers`, as `env()` does)."""
+    game_env = make_env(name, num_players=players)
+    agent = game_env.possible_agents[0]
+    length = round(mean_game_length(name, players, seed))
+    env = standard_wrappers(NullEnv(players, game_env.observation_space(agent),
+                                    game_env.action_space(agent), length))
+    steps, games, elapsed, lengths = aec_loop(env, seconds, seed, CLOCKS[clock])
+    return BenchResult(name, players, "floor", 1, steps / elapsed, games / elapsed,
+                       float(np.mean(lengths)), float("nan"))
+
+
+# what a fresh process times of a compiled game: import + build + init + first step, then the
+# rest of `warm_up` (every driver compiled, or loaded from the cache)
+START_PROBE = """
+import json, time
+t0 = time.perf_counter()
+import numpy as np
+from heistbench import envs
+g = envs.game({name!r})
+s = g.init(np.arange(2))
+g.step(s, s.legal_action_mask.argmax(axis=1))
+first = time.perf_counter() - t0
+g.warm_up()
+print(json.dumps({{"first_step_s": first, "warm_up_s": time.perf_counter() - t0}}))
+"""
+
+
+def is_compiled(name: str) -> bool:
+    """Whether the game's kernel is compiled (only those run on threads and have a cache)."""
+    from ..envs import module
+
+    return issubclass(module(name).Game, CompiledGame)
+
+
+def timed_process(code: str, cache: str, timeout: float = 1800) -> tuple[float, dict]:
+    """Wall seconds of `python -c code` in a fresh process with `cache` as the compiled cache
+    (HEISTBENCH_CACHE_DIR), and the JSON object its last line of output prints."""
+    env = {**os.environ, "HEISTBENCH_CACHE_DIR": cache}
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=timeout)
+    wall = time.perf_counter() - t0
+    if out.returncode:
+        raise RuntimeError(f"the start-up probe failed ({out.returncode}):\n{out.stderr[-2000:]}")
+    return wall, json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def compile_times(name: str, code: str | None = None) -> dict[str, float]:
+    """Start-up seconds of a compiled game, each in a fresh process running `code` (default:
+    `START_PROBE`), first into a fresh empty cache (cold: the compile), then again from it
+    (warm): `*_s` is the whole process, `*_start_s` import + build + init + first step inside
+    it. {} for a game without a compiled kernel."""
+    if not is_compiled(name):
+        return {}
+    code = START_PROBE.format(name=name) if code is None else code
+    times = {}
+    with tempfile.TemporaryDirectory(prefix="heistbench-cache-") as cache:
+        for run in ("cold", "warm"):  # the cold run fills the cache the warm one starts from
+            wall, inside = timed_process(code, cache)
+            times |= {f"{run}_s": wall, f"{run}_start_s": inside["first_step_s"]}
+    return times
+
+
+def measure_compile(games: Iterable[str], progress: bool = True) -> dict[str, dict[str, float]]:
+    """`compile_times` of every game, with a progress bar."""
+    from tqdm import tqdm
+
+    return {name: compile_times(name)
+            for name in tqdm(list(games), desc="compile", disable=not progress, unit="game")}
+
+
+def thread_notes(games: Iterable[str], batches: Iterable[int], threads: Iterable[int]
+                 ) -> list[str]:
+    """Why some (batch, threads) measurements asked for are not in the results."""
+    many = sorted({t for t in threads if t > 1})
+    if not many:
+        return []
+    games, counts = list(games), ",".join(map(str, many))
+    notes = [f"{name}: a NumPy kernel, on one thread only: --threads {counts} skipped"
+             for name in games if not is_compiled(name)]
+    if 1 in batches and any(is_compiled(name) for name in games):
+        notes.append(f"B = 1 always runs on one thread: --threads {counts} skipped for it")
+    return notes
+
+
 def run_benchmarks(games: Iterable[str], players: Iterable[int] | None, batches: Iterable[int],
-                   seconds: float, progress: bool = True, clock: str = "wall", repeat: int = 1
-                   ) -> list[BenchResult]:
-    """Every (game, player count): the AEC env, then the kernel at each batch size. With
-    clock="cpu" rates are per CPU-second of this process (steadier on a shared machine). With
-    `repeat` > 1 every measurement runs that many times, in rounds over all of them (so that a
-    slow spell of a shared machine does not fall on one alone), and each reports its median."""
+                   seconds: float, progress: bool = True, clock: str = "wall", repeat: int = 1,
+                   threads: Iterable[int] = (1,)) -> list[BenchResult]:
+    """Every (game, player count): the floor, the AEC env, then the kernel at each batch size
+    and thread count (more than one only where the kernel is compiled and B > 1; see
+    `thread_notes`). With clock="cpu" rates are
+    per CPU-second of this process (steadier on a shared machine). With `repeat` > 1 every
+    measurement runs that many times, in rounds over all of them (so that a slow spell of a
+    shared machine does not fall on one alone), and each reports its median."""
     from tqdm import tqdm
 
     from ..envs import module
@@ -173,15 +351,22 @@ def run_benchmarks(games: Iterable[str], players: Iterable[int] | None, batches:
     jobs = []
     for name in games:
         counts = module(name).Game.player_counts
+        compiled = is_compiled(name)
         for n in (counts if players is None else [p for p in players if p in counts]):
-            jobs.append((name, n, "aec", 1))
-            jobs += [(name, n, "batch", b) for b in batches]
+            jobs += [(name, n, "floor", 1, 1), (name, n, "aec", 1, 1)]
+            jobs += [(name, n, "batch", b, t) for b in batches for t in threads
+                     if t == 1 or (compiled and b > 1)]
     runs: dict[tuple, list[BenchResult]] = {job: [] for job in jobs}
+    measure = {"floor": bench_floor, "aec": bench_aec}
     for job in tqdm(jobs * repeat, desc="bench", disable=not progress, unit="run"):
-        name, n, mode, b = job
-        runs[job].append(bench_aec(name, n, seconds, clock=clock) if mode == "aec"
-                         else bench_batch(name, n, b, seconds, clock=clock))
-    return [BenchResult.median_of(r) for r in runs.values()]
+        name, n, mode, b, t = job
+        runs[job].append(measure[mode](name, n, seconds, clock=clock) if mode in measure
+                         else bench_batch(name, n, b, seconds, clock=clock, threads=t))
+    results = {job: BenchResult.median_of(r) for job, r in runs.items()}
+    for (name, n, mode, _, _), r in results.items():
+        if mode == "aec":
+            r.of_floor = r.agent_steps_per_s / results[name, n, "floor", 1, 1].agent_steps_per_s
+    return list(results.values())
 
 
 def format_table(results: list[BenchResult]) -> str:
@@ -189,13 +374,30 @@ def format_table(results: list[BenchResult]) -> str:
     from ..envs.core.render import table
 
     spread = any(len(r.runs) > 1 for r in results)
-    head = ["game", "players", "mode", "B", "agent-steps/s (median)" if spread else "agent-steps/s"]
-    head += ["range"] * spread + ["games/s", "mean length", "peak MB"]
+    head = ["game", "players", "mode", "B", "threads",
+            "agent-steps/s (median)" if spread else "agent-steps/s"]
+    head += ["range"] * spread + ["% of floor", "games/s", "mean length", "peak MB"]
     rows = []
     for r in results:
-        row = [r.game, r.players, r.mode, r.batch, f"{r.agent_steps_per_s:,.0f}"]
+        row = [r.game, r.players, r.mode, r.batch, r.threads, f"{r.agent_steps_per_s:,.0f}"]
         if spread:
             row.append(f"{min(r.runs):,.0f}-{max(r.runs):,.0f}")
-        rows.append(row + [f"{r.games_per_s:,.1f}", f"{r.mean_game_length:.0f}",
+        rows.append(row + ["-" if r.of_floor != r.of_floor else f"{100 * r.of_floor:.1f}%",
+                           f"{r.games_per_s:,.1f}", f"{r.mean_game_length:.0f}",
                            "-" if r.peak_mb != r.peak_mb else f"{r.peak_mb:,.0f}"])
     return table(head, rows)
+
+
+COMPILE_COLUMNS = {"cold_s": "cold compile s", "cold_start_s": "of which to first step",
+                   "warm_start_s": "warm start s (import, build, first step)",
+                   "warm_s": "warm process s"}
+
+
+def format_compile_table(times: dict[str, dict[str, float]]) -> str:
+    """`compile_times` per game as a table (a game without a compiled kernel: one note)."""
+    from ..envs.core.render import table
+
+    rows = [[name, *(f"{t[k]:.2f}" for k in COMPILE_COLUMNS)] if t else
+            [name, "not compiled", *["-"] * (len(COMPILE_COLUMNS) - 1)]
+            for name, t in times.items()]
+    return table(["game", *COMPILE_COLUMNS.values()], rows)
