@@ -133,6 +133,20 @@ def place_staging(g, me: int) -> None:
 
 
 @jit
+def go_on(g) -> None:
+    """The effect's step is done: the program goes on with its next step."""
+    g.pc += 1
+    g.dec = RUN
+
+
+@jit
+def to_hand_shown(g, p: int, t: int) -> None:
+    """A card of type t joins p's hand in view of everyone (so it is a known hand card)."""
+    g.hand[p, t] += 1
+    g.known[p, t] += 1
+
+
+@jit
 def steal(g, me: int, o: int, n: int) -> None:
     """Take up to n from o's Stash: only what is there [FAQ]."""
     x = min(n, int(g.stash[o]))
@@ -587,8 +601,7 @@ def choose_opp(g, me: int, a: int, c) -> None:
         n = min(4, n)
     if op == C.OPP or op == C.RICHEST_OPP or op == C.BLACKMAIL:
         steal(g, me, o, n)
-        g.pc += 1
-        g.dec = RUN
+        go_on(g)
     elif op == C.KIDNAP:
         kidnap(g, me, o)
     elif op == C.ABDUCT:
@@ -604,10 +617,8 @@ def kidnap(g, me: int, o: int) -> None:
     t = scalar.draw_from_counts(g.hand[o], u)
     if t >= 0 and not RINGLEADER[t]:
         take_from_hand(g, o, t)
-        g.hand[me, t] += 1
-        g.known[me, t] += 1
-    g.pc += 1
-    g.dec = RUN
+        to_hand_shown(g, me, t)
+    go_on(g)
 
 
 @jit(inline="always")
@@ -617,8 +628,7 @@ def mm_keep(g, me: int, a: int) -> None:
     for t in range(T):
         g.discard[t] += g.mm_draw[t]
         g.mm_draw[t] = 0
-    g.pc += 1
-    g.dec = RUN
+    go_on(g)
 
 
 @jit(inline="always")
@@ -663,8 +673,7 @@ def thug_steal(g, me: int, k: int, c) -> None:
                     match += x
             n += cards == 1 and match == 1
         steal(g, me, o, n)
-    g.pc += 1
-    g.dec = RUN
+    go_on(g)
 
 
 @jit(inline="always")
@@ -690,8 +699,7 @@ def snitch_pair(g, a: int) -> None:
     v = g.night_isk[o, x]
     g.night_isk[o, x] = g.night_isk[o, y]
     g.night_isk[o, y] = v
-    g.pc += 1
-    g.dec = RUN
+    go_on(g)
 
 
 @jit(inline="always")
@@ -700,10 +708,8 @@ def wheelman_night(g, me: int, a: int) -> None:
     n = a - A_NIGHT
     t = int(np.argmax(g.night[me, n]))
     g.night[me, n, t] -= 1
-    g.hand[me, t] += 1
-    g.known[me, t] += 1
-    g.pc += 1
-    g.dec = RUN
+    to_hand_shown(g, me, t)
+    go_on(g)
 
 
 @jit(inline="always")
@@ -711,8 +717,7 @@ def fence_other(g, me: int, a: int) -> None:
     j1, j2 = int(g.fence_own), a - A_JOB
     g.job_owner[j1] = g.job_owner[j2]
     g.job_owner[j2] = me
-    g.pc += 1
-    g.dec = RUN
+    go_on(g)
 
 
 # == Phase 3: Refresh ==============================================================================
