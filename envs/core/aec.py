@@ -118,10 +118,13 @@ class HeistAECEnv(AECEnv, EzPickle):
     # -- views -------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        obs = self.game.observe(self.kernel_state, seat)[0]
+        # the seat is valid by construction: the game's view directly, without the checks
+        # that `Game.observe` makes of a user's seats (the AEC env's hot path)
+        view = self.game.oracle_view if self.game.reveal_hidden else self.game._observe
+        obs = view(self.kernel_state, self.game._one_seat[seat])[0]
         if agent == self.agent_selection and not (self.terminations[agent]
                                                   or self.truncations[agent]):
-            mask = self.kernel_state.legal_action_mask[0].astype(np.int8)
+            mask = self.infos[agent]["action_mask"].copy()  # `_sync` made it this step
         else:
             mask = np.zeros(self.game.num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
