@@ -35,8 +35,8 @@ _NO_KEYS = np.zeros(0, np.uint64)
 # config every compiled game has: (name, dtype)
 CORE_CONFIG: tuple[tuple[str, Any], ...] = (
     ("num_players", np.int64), ("num_actions", np.int64), ("obs_size", np.int64),
-    ("max_steps", np.int64), ("auto_forced", np.bool_), ("validate", np.bool_),
-    ("by_score", np.bool_), ("score_scale", np.float64),
+    ("max_steps", np.int64), ("auto_forced", np.bool_), ("by_score", np.bool_),
+    ("score_scale", np.float64),
 )
 
 
@@ -75,7 +75,7 @@ class CompiledGame(Game):
         c = self._cfg[0]
         c["num_players"], c["num_actions"] = self.num_players, self.num_actions
         c["obs_size"], c["max_steps"] = self.base_obs_size, self.max_steps
-        c["auto_forced"], c["validate"] = self.auto_forced, self.validate
+        c["auto_forced"] = self.auto_forced  # (actions are always checked: it costs nothing)
         c["by_score"], c["score_scale"] = self.reward_mode == "score", self.score_scale
         self._configure(c)
         # observation buffers reused once nobody holds them: a fresh one of megabytes costs

@@ -35,7 +35,8 @@ COMMON_OPTIONS: dict[str, Option] = {
     "reward": Option("win_loss", "terminal reward: 'win_loss' (winners share +1, the others "
                      "share -1) or 'score' (normalised score margin)", ("win_loss", "score")),
     "validate": Option(True, "check every action and raise ValueError on an illegal one "
-                       "(turn off on the training hot path)", check=_is_bool, allowed="a bool"),
+                       "(turn off on the training hot path; compiled rules always check, "
+                       "at no cost)", check=_is_bool, allowed="a bool"),
     "auto_forced": Option(True, "apply decisions that have a single legal action without "
                           "asking the agent", check=_is_bool, allowed="a bool"),
     "max_steps": Option(None, "agent-step bound after which a game is truncated (safety net; "
