@@ -18,6 +18,8 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
+from .state import BatchBasics
+
 S = TypeVar("S", bound="RecordState")
 
 # (name, dtype, shape per game, comment): the public fields every game has, first
@@ -49,7 +51,7 @@ def record_dtype(fields: tuple[tuple[str, Any, tuple[Any, ...], str], ...],
     return np.dtype(spec), frozenset(bools), axes
 
 
-class RecordState:
+class RecordState(BatchBasics):
     """A batch of games as one structured array (picklable, copyable, sliceable)."""
 
     bool_fields: ClassVar[frozenset[str]] = frozenset()
@@ -84,17 +86,6 @@ class RecordState:
 
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self.data.dtype.names))
-
-    @property
-    def batch_size(self) -> int:
-        return int(self.data.shape[0])
-
-    def __len__(self) -> int:
-        return self.batch_size
-
-    @property
-    def done(self) -> np.ndarray:
-        return self.terminated | self.truncated
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Every field by name, as views with the batch axis first."""

@@ -14,17 +14,12 @@ import numpy as np
 S = TypeVar("S", bound="BatchState")
 
 
-@dataclasses.dataclass
-class BatchState:
-    """Fixed-shape arrays with a leading batch dimension B (picklable, copyable, sliceable)."""
+class BatchBasics:
+    """What every batch state derives from its public fields (both containers share it)."""
 
-    current_player: np.ndarray  # int8 [B]  seat that must act now (-1 once the game is over)
-    legal_action_mask: np.ndarray  # bool [B, A]  legal actions of current_player
-    terminated: np.ndarray  # bool [B]  game over by the rules
-    truncated: np.ndarray  # bool [B]  step bound reached (safety net)
-    rewards: np.ndarray  # float32 [B, N]  rewards produced by the last step
-    steps: np.ndarray  # int32 [B]  agent decisions taken so far
-    key: np.ndarray  # uint64 [B]  per-game RNG key (see core.rng)
+    current_player: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
 
     @property
     def batch_size(self) -> int:
@@ -36,6 +31,19 @@ class BatchState:
     @property
     def done(self) -> np.ndarray:
         return self.terminated | self.truncated
+
+
+@dataclasses.dataclass
+class BatchState(BatchBasics):
+    """Fixed-shape arrays with a leading batch dimension B (picklable, copyable, sliceable)."""
+
+    current_player: np.ndarray  # int8 [B]  seat that must act now (-1 once the game is over)
+    legal_action_mask: np.ndarray  # bool [B, A]  legal actions of current_player
+    terminated: np.ndarray  # bool [B]  game over by the rules
+    truncated: np.ndarray  # bool [B]  step bound reached (safety net)
+    rewards: np.ndarray  # float32 [B, N]  rewards produced by the last step
+    steps: np.ndarray  # int32 [B]  agent decisions taken so far
+    key: np.ndarray  # uint64 [B]  per-game RNG key (see core.rng)
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
