@@ -82,6 +82,14 @@ def test_record_state_is_one_array_with_views(name):
     again = pickle.loads(pickle.dumps(s))
     assert again == s and again.num_players == 2
     assert s.copy() == s and s.copy() is not s
+    c = s.copy()
+    c.hand[0] += 1  # a copy is independent, every field of it
+    assert c != s and c[1:] == s[1:]
+    s[np.arange(6) == 0] = c[[0]]  # a bool mask writes back
+    assert s == c
+    other = np.zeros(2, [("current_player", np.int8)])
+    with pytest.raises(ValueError, match="another game"):
+        s[[0, 1]] = type(s)(other, 2)
     with pytest.raises(ValueError, match="player count"):
         type(s).concat([s, make_game(name, num_players=3).init(np.arange(2))])
     with pytest.raises(AttributeError, match="no field"):
