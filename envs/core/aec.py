@@ -83,7 +83,7 @@ class HeistAECEnv(AECEnv, EzPickle):
             raise ValueError(f"{self.metadata['name']}: {agent} must act with an int action "
                              f"in 0..{self.game.num_actions - 1}, got {action!r}")
         self._cumulative_rewards[agent] = 0.0
-        self.game.step(self.kernel_state, np.array([int(action)], dtype=np.int64))
+        self.game.step_one(self.kernel_state, int(action))
         self.num_moves += 1
         self._sync()
         self._accumulate_rewards()
@@ -94,12 +94,12 @@ class HeistAECEnv(AECEnv, EzPickle):
         """Copy the kernel's batch-of-one state into the AEC bookkeeping."""
         st = self.kernel_state
         self.rewards = dict(zip(self.agents, st.rewards[0].tolist()))
-        if not (st.terminated[0] or st.truncated[0]):
+        if not (st.terminated.item(0) or st.truncated.item(0)):
             # only the agent to move has a mask; the one who moved before loses theirs
             prev = getattr(self, "agent_selection", None)
             if prev in self.infos:
                 self.infos[prev] = {"action_mask": self._zero_mask}
-            self.agent_selection = self.possible_agents[st.current_player[0]]
+            self.agent_selection = self.possible_agents[st.current_player.item(0)]
             self.infos[self.agent_selection] = {
                 "action_mask": st.legal_action_mask[0].astype(np.int8)}
             return
@@ -117,11 +117,8 @@ class HeistAECEnv(AECEnv, EzPickle):
 
     # -- views -------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
-        # the seat is valid by construction: the game's view directly, without the checks
-        # that `Game.observe` makes of a user's seats (the AEC env's hot path)
-        view = self.game.oracle_view if self.game.reveal_hidden else self.game._observe
-        obs = view(self.kernel_state, self.game._one_seat[seat])[0]
+        # the seat is valid by construction: no checks of a user's seats (the hot path)
+        obs = self.game.observe_one(self.kernel_state, self.agent_name_mapping[agent])
         if agent == self.agent_selection and not (self.terminations[agent]
                                                   or self.truncations[agent]):
             mask = self.infos[agent]["action_mask"].copy()  # `_sync` made it this step

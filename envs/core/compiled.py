@@ -148,6 +148,19 @@ class CompiledGame(Game):
             raise self._illegal_error(state, bad, int(acts[bad]))
         return state
 
+    def step_one(self, state: RecordState, action: int) -> None:
+        bad = self.drivers().play_batch(_records(state.data), STEP, np.array([action], np.int64),
+                                        _NO_KEYS, _ALL, self.cfg)
+        if bad >= 0:
+            raise self._illegal_error(state, 0, action)
+
+    def observe_one(self, state: RecordState, seat: int) -> np.ndarray:
+        if self.reveal_hidden:
+            return super().observe_one(state, seat)
+        out = np.empty((1, self.base_obs_size), np.float32)
+        self.drivers().observe_batch(_records(state.data), self._one_seat[seat], out, self.cfg)
+        return out[0]
+
     def resume(self, state: RecordState, where: np.ndarray | None = None) -> RecordState:
         """Automatic play up to the next decision in crafted states (tests, scenarios)."""
         w = (_ALL if where is None else

@@ -160,6 +160,18 @@ class Game:
         return np.concatenate([self._observe(state, (seats + q) % self.num_players)
                                for q in range(self.num_players)], axis=1)
 
+    # -- a batch of one (the AEC env's hot path: a valid seat, no checks of a user's input) ---
+    def observe_one(self, state: BatchState, seat: int) -> np.ndarray:
+        """float32 [obs_size]: seat's view of game 0 of a batch of one (seat is valid)."""
+        if self.reveal_hidden:
+            return self.oracle_view(state, self._one_seat[seat])[0]
+        return self._observe(state, self._one_seat[seat])[0]
+
+    def step_one(self, state: BatchState, action: int) -> None:
+        """`step` of a batch of one with a Python int action (compiled games skip the
+        argument checks that a batch needs)."""
+        self.step(state, np.array([action], np.int64))
+
     def obs_fields(self, obs: np.ndarray) -> dict[str, np.ndarray]:
         """Decode an observation (or a batch) into named parts."""
         return self.observation_layout.decode(obs)

@@ -170,3 +170,24 @@ def test_the_cache_lives_outside_the_package(monkeypatch):
     assert package not in jit.cache_root().parents
     monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
     assert jit.cache_root() == jit.Path("/somewhere/heistbench/numba")
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_the_batch_of_one_paths_match_the_batch_api(name):
+    """The AEC env's `observe_one`/`step_one` give what `observe`/`step` give, errors too."""
+    game = make_game(name, num_players=3)
+    a, b = game.init(np.arange(1)), game.init(np.arange(1))
+    for _ in range(30):
+        for p in range(3):
+            np.testing.assert_array_equal(game.observe_one(a, p), game.observe(b, p)[0])
+        act = int(np.flatnonzero(a.legal_action_mask[0])[0])
+        game.step_one(a, act)
+        game.step(b, np.array([act]))
+        assert a == b
+    illegal = int(np.flatnonzero(~a.legal_action_mask[0])[0])
+    before = a.copy()
+    with pytest.raises(ValueError, match="illegal"):
+        game.step_one(a, illegal)
+    with pytest.raises(ValueError, match="out of range"):
+        game.step_one(a, game.num_actions)
+    assert a == before
