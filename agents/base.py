@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..envs.core.sampling import sample_legal_batch
+
 
 class Policy:
     """Plays any seat of a game, batched: `act(obs [B, D], mask [B, A]) -> actions [B]`.
@@ -35,22 +37,14 @@ def action_mask(mask: np.ndarray, num_actions: int | None = None,
 
 
 def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The action of rank floor(u * #legal) among each row's legal actions (vectorized); 0 for
-    a row with none (a finished game).
-
-    One pass over the legal positions of the whole batch, in row order: a cumulative sum
-    along each row's few dozen actions is several times slower for a large batch."""
+    """The action of rank floor(u * #legal) among each row's legal actions; 0 for a row with
+    none (a finished game). Compiled: one pass over the batch's mask."""
     mask = action_mask(mask)
-    B, A = mask.shape
-    at = np.flatnonzero(mask)  # legal (row, action) positions, row by row
-    n = np.bincount(at // A, minlength=B)
-    pos = np.cumsum(n) - n + np.minimum((u * n).astype(np.int64), n - 1)
-    if n.all():
-        return at[pos] - np.arange(B) * A
-    out = np.zeros(B, np.int64)
-    some = np.flatnonzero(n)
-    out[some] = at[pos[some]] - some * A
-    return out
+    u = np.asarray(u, dtype=np.float64)
+    if u.shape != (mask.shape[0],):
+        raise ValueError(f"one uniform per mask row is needed: {mask.shape[0]}, got shape "
+                         f"{u.shape}")
+    return sample_legal_batch(mask, u)
 
 
 class ObservationBot(Policy):

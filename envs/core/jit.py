@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import inspect
 import os
 import sys
 import warnings
@@ -87,6 +88,15 @@ def jit(fn: Callable | None = None, **options: Any) -> Any:
     def wrap(f: Callable) -> Any:
         return numba.njit(**options)(f)
     return wrap if fn is None else wrap(fn)
+
+
+def cached(fn: Callable) -> Any:
+    """`njit(cache=True)` for a compiled core function outside the drivers, cached in the
+    user's cache like the games' code (keyed on its file's source)."""
+    source = Path(inspect.getfile(fn))
+    digest = hashlib.sha256(source.read_bytes() + numba.__version__.encode()).hexdigest()[:16]
+    with _caching_into(cache_root() / f"core-{source.stem}-{digest}"):
+        return numba.njit(cache=True)(fn)
 
 
 def load_drivers(game: str, folder: Path, **rules: Callable) -> ModuleType:

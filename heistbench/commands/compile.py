@@ -24,7 +24,9 @@ def run(args: argparse.Namespace) -> int:
     from heistbench.envs import GAMES, _resolve, game
     from heistbench.envs.core import jit
     from heistbench.envs.core.compiled import CompiledGame
+    from heistbench.envs.core.sampling import warm_up as warm_sampling
 
+    warm_sampling()  # the random policy's compiled sampler
     for name in [_resolve(args.game)] if args.game else GAMES:
         g = game(name)
         if not isinstance(g, CompiledGame):

@@ -27,6 +27,11 @@ def test_sample_legal_picks_the_ranked_legal_action():
     assert (sample_legal(np.zeros((3, 5), bool), u[:3]) == 0).all()
     with pytest.raises(ValueError, match="action mask must be"):
         sample_legal(np.ones((2, 3, 4), bool), u[:2])
+    strided = np.zeros((200, 2, 37), bool)  # a view into records, as a state's mask is
+    strided[:, 1] = mask
+    assert (sample_legal(strided[:, 1], u) == again).all()
+    with pytest.raises(ValueError, match="one uniform per mask row"):
+        sample_legal(mask, u[:5])
 
 
 @pytest.mark.parametrize("name", envs.GAMES)
