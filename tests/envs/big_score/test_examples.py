@@ -70,21 +70,10 @@ def test_night_club_succeeds_without_joat():
 
 def test_night_club_reveal_and_unattempted_jobs():
     t, s = night_club()
-    g = t.game
-    seen = {}
-    orig = g._cleanup
-
-    def spy(st, idx):
-        if idx.size:
-            seen["status"] = st.job_status[idx[0]].copy()
-            seen["obs"] = t.obs(st, 0)
-        orig(st, idx)
-
-    g._cleanup = spy
     t.assign_all(s, {0: [job(1), job(1), TRASH], 1: [job(1), TRASH, job(1)],
                      2: [TRASH, TRASH, job(1)]})
-    assert seen["status"].tolist() == [K.SUCCESS] + [K.UNATTEMPTED] * 5
-    np.testing.assert_allclose(seen["obs"]["job.contrib"][0][:3] * 6, [2, 2, 1])
+    assert t.at_cleanup.job_status[0].tolist() == [K.SUCCESS] + [K.UNATTEMPTED] * 5
+    np.testing.assert_allclose(t.obs(t.at_cleanup, 0)["job.contrib"][0][:3] * 6, [2, 2, 1])
 
 
 def test_night_club_shortfall_joat_declined():

@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from ..core import ActionLayout, ActionRange, Block, Field, ObservationLayout
-from ..core.buffers import BufferPool
-from . import components as C
+from heistbench.envs.big_score import components as C
+from heistbench.envs.core import ActionLayout, ActionRange, Block, Field, ObservationLayout
+from heistbench.envs.core.buffers import BufferPool
 
 if TYPE_CHECKING:
-    from .kernel import BigScoreGame, BigScoreState
+    from numpy_kernel import BigScoreGame, BigScoreState
 
 SLOTS = 6  # relative seats in every observation, whatever the player count
 DECISIONS = 10
@@ -175,7 +174,7 @@ class Encoder:
         self.act2_width = col["player.committed"] - col["player.ability"]
         self.vault_width = col["cards.crew_revealed"] - col["vault.cops_on_track"]
         self._consts: dict[int, dict[str, np.ndarray]] = {}
-        from . import kernel as K
+        import numpy_kernel as K
 
         self.K = K
         self.pass_left = np.isin(np.arange(6), (K.ROUND1, K.ROUND3))  # by stage

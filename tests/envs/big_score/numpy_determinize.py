@@ -14,16 +14,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from ..core import rng
+from heistbench.envs.core import rng
 
 if TYPE_CHECKING:
-    from .kernel import BigScoreGame, BigScoreState
+    from numpy_kernel import BigScoreGame, BigScoreState
 
 
 def resample_hidden(game: BigScoreGame, s: BigScoreState, player: int | np.ndarray,
                     seeds: int | np.ndarray) -> BigScoreState:
-    from .kernel import BOSS_OPTION, DRAFT, JOAT, ROB_FLEE
+    from numpy_kernel import BOSS_OPTION, DRAFT, JOAT, ROB_FLEE
 
     out = s.copy()
     B, n = s.batch_size, game.num_players
