@@ -80,9 +80,9 @@ class BigScoreState(RecordState):
 class BigScoreGame(CompiledGame):
     """The Big Score for 2–6 players (see the env module docstring for the user docs)."""
 
-    name: ClassVar[str] = "big_score_v0"
+    name: ClassVar[str] = "big_score_v1"
     title: ClassVar[str] = "The Big Score"
-    version: ClassVar[int] = 0
+    version: ClassVar[int] = 1
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 5, 6)
     score_scale: ClassVar[float] = 100.0
     GAME_OPTIONS: ClassVar[dict[str, Option]] = {
@@ -286,12 +286,26 @@ class BigScoreGame(CompiledGame):
 
 
 # == layouts =======================================================================================
+def H(name: str, size: int, doc: str) -> Field:
+    """A one-hot field."""
+    return Field(name, size, doc, onehot=True)
+
+
+JOB_FIELDS = (  # one job position (rules.job_block)
+    Field("req", 6, "crew icons per type", 3),
+    Field("cash", 1, "cash reward ($10K)", 5),
+    H("token", 4, "reward token: Artifact, Diamond, Hard Drive, none"),
+    H("status", 5, "empty, open, success (paid), failed, unattempted"),
+    Field("pile", 6, "revealed pile per crew type (with the Inside Man card)", 6),
+    Field("contrib", SLOTS, "cards revealed per relative seat", 6),
+    Field("joat", SLOTS, "JoAT tokens revealed per relative seat", 2),
+    H("inside_man", 6, "crew type of the Inside Man card"),
+)
+
+
 def build_observation_layout() -> ObservationLayout:
     """The observation, in the column order `rules.observe` writes it."""
     F = Field
-
-    def H(name: str, size: int, doc: str) -> Field:  # one-hot
-        return Field(name, size, doc, onehot=True)
 
     return ObservationLayout([
         H("meta.num_players", 6, "player count 1..6"),
@@ -304,16 +318,10 @@ def build_observation_layout() -> ObservationLayout:
         H("meta.decision", R.NUM_DECISIONS, "decision pending for this agent: none, "
           "boss_option, draft, assign, joat, rob_flee, muscle, trade, gun_steal, grease_steal"),
         H("meta.resolving_job", 6, "job position being resolved (JoAT window)"),
-        Block("job", 6, (
-            F("req", 6, "crew icons per type", 3),
-            F("cash", 1, "cash reward ($10K)", 5),
-            H("token", 4, "reward token: Artifact, Diamond, Hard Drive, none"),
-            H("status", 5, "empty, open, success, failed, unattempted"),
-            F("pile", 6, "revealed pile per crew type (with the Inside Man card)", 6),
-            F("contrib", SLOTS, "cards revealed per relative seat", 6),
-            F("joat", SLOTS, "JoAT tokens revealed per relative seat", 2),
-            H("inside_man", 6, "crew type of the Inside Man card"),
-        ), "the job at position i+1 this round"),
+        Block("job", 6, JOB_FIELDS, "the job at position i+1 this round"),
+        Block("last_job", 6, JOB_FIELDS, "the job at position i+1 of the last resolved round: "
+              "the public record of its reveal (status = its outcome), kept until the next "
+              "round's jobs are resolved"),
         Block("player", SLOTS, (
             F("present", 1, "slot occupied"),
             F("first_player", 1, "holds the First Player Marker"),

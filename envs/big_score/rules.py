@@ -96,7 +96,7 @@ STATE_FIELDS = (
     ("contrib", np.int8, ("N", 6), "cards each seat revealed per position"),
     ("joat_rev", np.int8, ("N", 6), "JoAT tokens revealed per seat per position"),
     ("inside", np.int8, (6,), "Inside Man card type per position (-1 none)"),
-    ("last_jobs", np.int8, (6,), "the last resolved round: job id at each position (-1 none)"),
+    ("last_jobs", np.int8, (6,), "the last resolved round: job id per position (-1 none)"),
     ("last_status", np.int8, (6,), "the last resolved round: job status per position"),
     ("last_pile", np.int8, (6, NT), "the last resolved round: revealed pile per crew type"),
     ("last_contrib", np.int8, ("N", 6), "the last resolved round: cards each seat revealed"),
@@ -990,8 +990,9 @@ def put_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
 @jit
 def observe(g, me: int, out: np.ndarray, c) -> None:
     """What seat `me` may know, in the layout's column order (`kernel.observation_layout`):
-    the table, the jobs, every seat's public block from the observer clockwise, the vault,
-    then the observer's own cards and secret choices. Starting options show once the fists
+    the table, the jobs (this round's and the last resolved round's), every seat's public
+    block from the observer clockwise, the vault, then the observer's own cards and secret
+    choices. Starting options show once the fists
     open (but one's own), this round's draws likewise, a JoAT fist only to its owner."""
     n = c.num_players
     stage, phase = int(g.stage), int(g.phase)
@@ -1009,21 +1010,13 @@ def observe(g, me: int, out: np.ndarray, c) -> None:
     i = put_hot(out, i, 6, stage)
     i = put_hot(out, i, NUM_DECISIONS, phase if acting else 0)
     i = put_hot(out, i, 6, int(g.cur_job) if phase == JOAT else -1)
-    # -- the jobs of this round
+    # -- the jobs of this round, then the public record of the last resolved round's reveals
     for p in range(6):
-        job = int(g.jobs[p])
-        for t in range(NT):
-            i = put(out, i, c.job_req[job, t], F3)
-        i = put(out, i, c.job_cash[job], F5)  # (job -1: the config's last row, no job)
-        i = put_hot(out, i, 4, c.job_token[job])
-        i = put_hot(out, i, 5, int(g.job_status[p]))
-        for t in range(NT):
-            i = put(out, i, g.pile[p, t], F6)
-        for r in range(SLOTS):
-            i = put(out, i, g.contrib[(me + r) % n, p] if r < n else 0, F6)
-        for r in range(SLOTS):
-            i = put(out, i, g.joat_rev[(me + r) % n, p] if r < n else 0, F2)
-        i = put_hot(out, i, 6, int(g.inside[p]))
+        i = job_block(g.jobs[p], g.job_status[p], g.pile[p], g.contrib[:, p], g.joat_rev[:, p],
+                      g.inside[p], me, out, i, c)
+    for p in range(6):
+        i = job_block(g.last_jobs[p], g.last_status[p], g.last_pile[p], g.last_contrib[:, p],
+                      g.last_joat_rev[:, p], g.last_inside[p], me, out, i, c)
     # -- every seat's public block, clockwise from me
     for r in range(SLOTS):
         if r >= n:
@@ -1074,6 +1067,28 @@ def observe(g, me: int, out: np.ndarray, c) -> None:
     i = put(out, i, now, F300)
     put(out, i, at_risk, F300)
 
+
+
+@jit(inline="always")
+def job_block(job: int, status: int, pile: np.ndarray, contrib: np.ndarray, joat: np.ndarray,
+              inside: int, me: int, out: np.ndarray, i: int, c) -> int:
+    """One job position: the card (crew icons, payout), its status or outcome, the revealed
+    pile by crew type, the cards and JoAT tokens each relative seat revealed on it, and the
+    Inside Man card. Job -1 (none) reads the config's last row: no icons, no payout."""
+    n = c.num_players
+    job = int(job)
+    for t in range(NT):
+        i = put(out, i, c.job_req[job, t], F3)
+    i = put(out, i, c.job_cash[job], F5)
+    i = put_hot(out, i, 4, c.job_token[job])
+    i = put_hot(out, i, 5, int(status))
+    for t in range(NT):
+        i = put(out, i, pile[t], F6)
+    for r in range(SLOTS):
+        i = put(out, i, contrib[(me + r) % n] if r < n else 0, F6)
+    for r in range(SLOTS):
+        i = put(out, i, joat[(me + r) % n] if r < n else 0, F2)
+    return put_hot(out, i, 6, int(inside))
 
 
 @jit(inline="always")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from heistbench.envs.big_score import kernel as K
-from heistbench.envs.big_score_v0 import Game
+from heistbench.envs.big_score_v1 import Game
 
 CM, CMx, DR, DRx, GR, GRx, GU, GUx, HA, HAx, MU, MUx = range(12)
 T20, T30, T50, T100, SILVER, GOLD, KEY, ART, DIA, COPS = range(10)

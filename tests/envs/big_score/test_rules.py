@@ -27,7 +27,7 @@ from big_score_helpers import (
 )
 from heistbench.envs.big_score import components as C
 from heistbench.envs.big_score import kernel as K
-from heistbench.envs.big_score_v0 import Game
+from heistbench.envs.big_score_v1 import Game
 
 FLOOR = [T20, T30, SILVER, GOLD, ART]
 
@@ -311,9 +311,9 @@ def test_views_forget_what_the_rules_set_aside():
 
 
 def test_env_render_shows_only_the_acting_players_cards():
-    from heistbench.envs import big_score_v0
+    from heistbench.envs import big_score_v1
 
-    env = big_score_v0.raw_env(num_players=3, render_mode="ansi", boss_option_mode="cash")
+    env = big_score_v1.raw_env(num_players=3, render_mode="ansi", boss_option_mode="cash")
     env.reset(seed=2)
     text = env.render()
     me = env.agent_selection
@@ -337,9 +337,9 @@ def test_boss_options_can_be_replaced():
 
 
 def test_final_infos_carry_the_score_breakdown():
-    from heistbench.envs import big_score_v0
+    from heistbench.envs import big_score_v1
 
-    env = big_score_v0.raw_env(num_players=2)
+    env = big_score_v1.raw_env(num_players=2)
     env.reset(seed=5)
     rng = np.random.default_rng(1)
     for agent in env.agent_iter():
