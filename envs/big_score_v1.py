@@ -22,6 +22,8 @@ Version History:
   crew type, how many each seat sent, the JoAT tokens each seat revealed, the Inside Man card
   and the outcome (paid, failed, unattempted). The step that resolves a round's last job,
   cleans up and deals the next round used to leave no trace of that round's reveals.
+  `resample_hidden` re-deals the opponents' face-down assignment piles of the current round
+  too (v0 kept their true contents: a search agent saw the assignments before the reveal).
 """
 
 from __future__ import annotations

@@ -223,66 +223,98 @@ class BigScoreGame(CompiledGame):
 
     def resample_hidden(self, state: BigScoreState, player: int | np.ndarray,
                         seeds: int | np.ndarray) -> BigScoreState:
-        """Redraw what `player` cannot know, keeping everything he can.
+        """Redraw everything `player` cannot know, keeping everything he can.
 
-        Kept: all public state, the player's own cards and choices, the bag's composition
-        (public by counting). Redrawn: the order of the crew deck and of the unseen jobs, the
-        opponents' private crew cards (draft hands, picks, cards still to assign, earlier
-        face-down discards), opponents' pending secret choices, and the future bag draws (a
-        fresh RNG key). Approximation (README): opponents' assignment piles that are not yet
-        revealed keep their true contents."""
+        Kept: all public state (the jobs, every revealed card, how many cards each player
+        holds, has drafted and has still to assign, the Training piles, the bag's contents),
+        the player's own cards and choices. Redrawn from one pool (the unseen crew cards):
+        the crew deck order, the opponents' draft hands, picks, earlier face-down discards and
+        this round's unrevealed cards (still to assign, or face down on a job, on Training or
+        unassigned), which are then re-placed as the rules allow; the order of the unseen
+        jobs; the opponents' pending secret choices; the future bag draws (a fresh key).
+        The Training cards an opponent picked up this round are public and stay his.
+        Approximation (README): the redeal does not condition on the draft hands the player
+        saw pass through his hands earlier in the round."""
         out = state.copy()
-        B, n = out.batch_size, self.num_players
+        B = out.batch_size
         seats = np.broadcast_to(np.asarray(player, dtype=np.int64), (B,))
         keys = np.broadcast_to(rng.seed_keys(seeds), (B,)).copy()
-        gen = [np.random.default_rng(int(k)) for k in keys]
         for b in range(B):
             if out.terminated[b] or out.truncated[b]:
                 continue
-            r = gen[b]
-            me = int(seats[b])
-            opp = [q for q in range(n) if q != me]
-            deck = out.crew_deck[b, out.crew_ptr[b]:].astype(np.int64)
-            pool = [np.bincount(deck, minlength=12)]
-            fixed_returned = {q: np.minimum(out.ahand[b, q], out.returned[b, q]) for q in opp}
-            places = []
-            for q in opp:
-                for name in ("hands", "picks", "trash"):
-                    arr = getattr(out, name)[b, q]
-                    pool.append(arr.copy())
-                    places.append((name, q, int(arr.sum())))
-                free = out.ahand[b, q] - fixed_returned[q]
-                pool.append(free.copy())
-                places.append(("ahand", q, int(free.sum())))
-            counts = np.sum(pool, axis=0)
-            cards = np.repeat(np.arange(12), counts)
-            r.shuffle(cards)
-            pos = 0
-            for name, q, size in places:
-                dealt = np.bincount(cards[pos:pos + size], minlength=12).astype(np.int8)
-                pos += size
-                if name == "ahand":
-                    out.ahand[b, q] = fixed_returned[q] + dealt
-                else:
-                    getattr(out, name)[b, q] = dealt
-            out.crew_deck[b, out.crew_ptr[b]:] = cards[pos:]
-            jp = int(out.job_ptr[b])
-            out.job_deck[b, jp:] = r.permutation(out.job_deck[b, jp:])
-            phase = int(out.phase[b])
-            for q in opp:
-                if not out.committed[b, q]:
-                    continue
-                if phase == DRAFT:
-                    out.pick_pending[b, q] = r.choice(np.flatnonzero(out.hands[b, q]))
-                elif phase == JOAT:
-                    out.joat_pending[b, q] = r.integers(0, out.joat[b, q] + 1)
-                elif phase == ROB_FLEE:
-                    out.rob_pending[b, q] = r.integers(0, 2) if out.bag[b].sum() else 1
-                elif phase == BOSS_OPTION:
-                    out.boss_choice[b, q] = r.integers(0, 2)
+            self._redeal(out, b, int(seats[b]), np.random.default_rng(int(keys[b])))
         out.key = keys
         out.bag_ptr = 0
+        out.stacked_len = out.stacked_pos = 0  # a stacked bag is no knowledge of the player's
         return self.refresh_masks(out)
+
+    def _redeal(self, s: BigScoreState, b: int, me: int, r: np.random.Generator) -> None:
+        """`resample_hidden` for game b."""
+        opp = [q for q in range(self.num_players) if q != me]
+        pool = np.bincount(s.crew_deck[b, s.crew_ptr[b]:].astype(np.int64), minlength=12)
+        fixed, sizes = {}, {}
+        for q in opp:
+            # this round's unrevealed cards: the returned Training cards among them are public
+            mine = s.ahand[b, q].astype(np.int64) + s.assign[b, q].sum(axis=0)
+            fixed[q] = np.minimum(mine, s.returned[b, q])
+            parts = {"hands": s.hands[b, q], "picks": s.picks[b, q], "trash": s.trash[b, q],
+                     "round": mine - fixed[q]}
+            sizes[q] = {k: int(v.sum()) for k, v in parts.items()}
+            pool = pool + sum(parts.values())
+        cards = np.repeat(np.arange(12), pool)
+        r.shuffle(cards)
+        pos = 0
+        for q in opp:
+            dealt = {}
+            for k, size in sizes[q].items():
+                dealt[k] = np.bincount(cards[pos:pos + size], minlength=12)
+                pos += size
+            s.hands[b, q], s.picks[b, q], s.trash[b, q] = dealt["hands"], dealt["picks"], \
+                dealt["trash"]
+            self._replace_round(s, b, q, fixed[q] + dealt["round"], r)
+        s.crew_deck[b, s.crew_ptr[b]:] = cards[pos:]
+        jp = int(s.job_ptr[b])
+        s.job_deck[b, jp:] = r.permutation(s.job_deck[b, jp:])
+        phase = int(s.phase[b])
+        for q in opp:
+            if not s.committed[b, q]:
+                continue
+            if phase == DRAFT:
+                s.pick_pending[b, q] = r.choice(np.flatnonzero(s.hands[b, q]))
+            elif phase == JOAT:
+                s.joat_pending[b, q] = r.integers(0, s.joat[b, q] + 1)
+            elif phase == ROB_FLEE:
+                s.rob_pending[b, q] = r.integers(0, 2) if s.bag[b].sum() else 1
+            elif phase == BOSS_OPTION:
+                s.boss_choice[b, q] = r.integers(0, 2)
+
+    def _replace_round(self, s: BigScoreState, b: int, q: int, cards: np.ndarray,
+                       r: np.random.Generator) -> None:
+        """Seat q's unrevealed cards of this round `cards` [12] back in place: cards are
+        assigned lowest kind first, so the highest ones are those still to assign (as many
+        as before: that count is public); the others go, one by one, to a random target the
+        rules allow: a job not yet revealed showing the card's icon, Training (Expert, one
+        type, at most 3) or unassigned."""
+        left = int(s.ahand[b, q].sum())
+        order = np.repeat(np.arange(12), cards)  # ascending kinds
+        placed, kept = order[:len(order) - left], order[len(order) - left:]
+        s.ahand[b, q] = np.bincount(kept, minlength=12)
+        s.assign[b, q] = 0
+        if placed.size == 0:
+            return
+        # the jobs still face down: from the one after the JoAT window's, else all of them
+        first = int(s.cur_job[b]) + (1 if s.phase[b] == JOAT else 0)
+        req = np.vstack([self.jobs.req, np.zeros((1, 6), np.int64)])[s.jobs[b]]  # [6, types]
+        for k in placed:
+            t = C.KIND_TYPE[k]
+            targets = [p for p in range(first, 6) if s.job_status[b, p] == OPEN
+                       and req[p, t] > 0]
+            pile = s.assign[b, q, TRAINING]
+            if (C.KIND_EXPERT[k] and not self.simple and pile.sum() < 3
+                    and (pile.sum() == 0 or C.KIND_TYPE[np.flatnonzero(pile)[0]] == t)):
+                targets.append(int(TRAINING))
+            targets.append(int(UNASSIGNED))
+            s.assign[b, q, targets[r.integers(len(targets))], k] += 1
 
 
 # == layouts =======================================================================================
