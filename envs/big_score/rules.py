@@ -148,7 +148,6 @@ F30, F62, F90, F100, F300 = (np.float32(1.0 / x) for x in (30, 62, 90, 100, 300)
 ONE = np.float32(1.0)
 SLOTS = 6  # relative seats in every observation, whatever the player count
 PLAYER_BLOCK = 1 + 1 + 1 + 3 + 3 + 1 + 2 + 1 + 6 + 1 + 1 + 1 + 6 + 1 + 3 + NL + NV + 1
-NO_EXTRA = np.zeros((6, NL), np.int64)  # no loot added (see worth_with)
 
 
 # == small pieces ==================================================================================
@@ -878,13 +877,13 @@ def score_act1(g, c) -> None:
     """Keep `act1_score` (the observation's score in Act I) current where cash or payout
     tokens change."""
     for q in range(c.num_players):
-        g.act1_score[q] = worth_with(g, q, NO_EXTRA, -1, True, c)
+        g.act1_score[q] = worth_with(g, q, False, -1, True, c)
 
 
 @jit
 def worth(g, q: int, c) -> int:
     """The score of seat q: cash, payout tokens and vault loot."""
-    return worth_with(g, q, NO_EXTRA, -1, False, c)
+    return worth_with(g, q, False, -1, False, c)
 
 
 @jit
@@ -979,11 +978,12 @@ def put(out: np.ndarray, i: int, v, scale: np.float32) -> int:
     return i + 1
 
 
-@jit
+@jit(inline="always")
 def put_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
-    """A one-hot of `size` columns at i, hot at k (none when k is outside 0..size-1)."""
-    for x in range(size):
-        out[i + x] = 1.0 if x == k else 0.0
+    """A one-hot of `size` columns at i, hot at k (none when k is outside 0..size-1), in a
+    row that `observe` zeroed first."""
+    if 0 <= k < size:
+        out[i + k] = 1.0
     return i + size
 
 
@@ -998,6 +998,7 @@ def observe(g, me: int, out: np.ndarray, c) -> None:
     stage, phase = int(g.stage), int(g.phase)
     act2 = stage >= ACT2
     acting = g.current_player == me
+    out[:] = 0.0  # one pass over the row; then only one-hots' hot entries and counts are set
     # -- meta
     i = put_hot(out, 0, 6, n - 1)
     i = put(out, i, c.simple, ONE)
@@ -1018,26 +1019,27 @@ def observe(g, me: int, out: np.ndarray, c) -> None:
         i = job_block(g.last_jobs[p], g.last_status[p], g.last_pile[p], g.last_contrib[:, p],
                       g.last_joat_rev[:, p], g.last_inside[p], me, out, i, c)
     # -- every seat's public block, clockwise from me
-    for r in range(SLOTS):
-        if r >= n:
-            for x in range(PLAYER_BLOCK):
-                out[i + x] = 0.0
-            i += PLAYER_BLOCK
-            continue
-        i = seat_block(g, (me + r) % n, me, act2, out, i, c)
+    q = me
+    for _ in range(n):
+        i = seat_block(g, q, me, act2, out, i, c)
+        q = q + 1 if q + 1 < n else 0
+    i += (SLOTS - n) * PLAYER_BLOCK  # the empty slots: zero
     # -- the vault (public by counting)
     bag_total = 0
     for v in range(NV):
         bag_total += int(g.bag[v])
-    i = put(out, i, g.cops_track if act2 else 0, F7)
-    i = put(out, i, c.cops_to_bust - int(g.cops_track) if act2 else 0, F7)
-    for v in range(NL):
-        i = put(out, i, g.vault_floor[v] if act2 else 0, F5)
-    for v in range(NV):
-        i = put(out, i, g.bag[v] if act2 else 0, F10)
-    i = put(out, i, bag_total if act2 else 0, F62)
-    out[i] = np.float32(int(g.bag[C.COPS]) / max(bag_total, 1)) if act2 else 0.0
-    i += 1
+    if act2:
+        i = put(out, i, g.cops_track, F7)
+        i = put(out, i, c.cops_to_bust - int(g.cops_track), F7)
+        for v in range(NL):
+            i = put(out, i, g.vault_floor[v], F5)
+        for v in range(NV):
+            i = put(out, i, g.bag[v], F10)
+        i = put(out, i, bag_total, F62)
+        out[i] = np.float32(int(g.bag[C.COPS]) / max(bag_total, 1))
+        i += 1
+    else:  # no vault yet: zero
+        i += 2 + NL + NV + 2
     # -- the cards seen
     for k in range(NK):
         i = put(out, i, g.crew_revealed[k], F15)
@@ -1084,11 +1086,12 @@ def job_block(job: int, status: int, pile: np.ndarray, contrib: np.ndarray, joat
     i = put_hot(out, i, 5, int(status))
     for t in range(NT):
         i = put(out, i, pile[t], F6)
-    for r in range(SLOTS):
-        i = put(out, i, contrib[(me + r) % n] if r < n else 0, F6)
-    for r in range(SLOTS):
-        i = put(out, i, joat[(me + r) % n] if r < n else 0, F2)
-    return put_hot(out, i, 6, int(inside))
+    q = me  # relative slots 0..n-1 from me clockwise (no modulo: a division each)
+    for r in range(n):
+        out[i + r] = np.float32(contrib[q]) * F6
+        out[i + SLOTS + r] = np.float32(joat[q]) * F2
+        q = q + 1 if q + 1 < n else 0
+    return put_hot(out, i + 2 * SLOTS, 6, int(inside))
 
 
 @jit(inline="always")
@@ -1109,59 +1112,69 @@ def seat_block(g, q: int, me: int, act2: bool, out: np.ndarray, i: int, c) -> in
     i = put(out, i, g.train_public[q, 1], F3)
     i = put(out, i, kinds_total(g.hands[q]) + kinds_total(g.ahand[q]), F12)
     i = put(out, i, kinds_total(g.picks[q]), F9)
-    i = put_hot(out, i, 6, int(g.ability[q]) if act2 else -1)
-    i = put(out, i, act2 and g.ability_used[q], ONE)
-    i = put_hot(out, i, 3, int(g.status[q]) if act2 else -1)
+    if not act2:  # the Act II fields: zero before Act II
+        return put(out, i + 6 + 1 + 3 + NL + NV, g.committed[q], ONE)
+    i = put_hot(out, i, 6, int(g.ability[q]))
+    i = put(out, i, g.ability_used[q], ONE)
+    i = put_hot(out, i, 3, int(g.status[q]))
     for v in range(NL):
-        i = put(out, i, g.vault_pile[q, v] if act2 else 0, F10)
-    i = put_hot(out, i, NV, int(g.drawn[q]) if act2 and g.phase != ROB_FLEE else -1)
+        i = put(out, i, g.vault_pile[q, v], F10)
+    i = put_hot(out, i, NV, int(g.drawn[q]) if g.phase != ROB_FLEE else -1)
     return put(out, i, g.committed[q], ONE)
 
 
 @jit
 def score_now(g, me: int, c) -> tuple[int, int]:
-    """My score if the game ended now (every drawn token not yet banked counted as mine to
-    keep, all Act II loot safe), and what my own loot adds to it."""
-    # the worth of a seat with one extra token: only the drawn tokens of seats still inside in
-    # Act II (not while the fists are closed) count; several seats may hold one
-    extra = np.zeros((c.num_players, NL), np.int64)
-    live = g.stage == ACT2 and g.phase != ROB_FLEE
-    for q in range(c.num_players):
-        v = int(g.drawn[q])
-        if live and 0 <= v < NL and not g.banked[q] and g.status[q] == IN_VAULT:
-            extra[q, v] = 1
-    now = worth_with(g, me, extra, -1, False, c)
-    without = worth_with(g, me, extra, me, False, c)
-    return now, now - without
+    """My score if the game ended now (every drawn token not yet banked counted as its
+    drawer's, all Act II loot safe), and what my own loot adds to it."""
+    now = worth_with(g, me, True, -1, False, c)
+    return now, now - worth_with(g, me, True, me, False, c)
+
+
+@jit(inline="always")
+def held_token(g, q: int, count_held: bool) -> int:
+    """The token seat q drew this round and has not banked yet, counted as his in the
+    observation's score (only for seats still inside in Act II, once the fists are open);
+    -1 if none."""
+    if not count_held or g.stage != ACT2 or g.phase == ROB_FLEE:
+        return -1
+    v = int(g.drawn[q])
+    if 0 <= v < NL and not g.banked[q] and g.status[q] == IN_VAULT:
+        return v
+    return -1
+
+
+@jit(inline="always")
+def loot_of(g, q: int, v: int, count_held: bool, without: int, act1: bool) -> int:
+    """Act II loot of type v that seat q holds for the score (see `worth_with`)."""
+    if act1 or q == without:
+        return 0
+    return int(g.vault_pile[q, v]) + (held_token(g, q, count_held) == v)
 
 
 @jit
-def worth_with(g, q: int, extra: np.ndarray, without: int, act1: bool, c) -> int:
-    """`worth` of seat q with the loot `extra` [N, 9] added to every seat's, and the seat
-    `without` holding no Act II loot at all; `act1`: cash and payout tokens alone (no vault
-    loot, no Hacker), the score of Act I."""
+def worth_with(g, q: int, count_held: bool, without: int, act1: bool, c) -> int:
+    """The score of seat q (RB › Winning the Game): `count_held` adds every seat's drawn
+    token not yet banked; the seat `without` holds no Act II loot at all; `act1`: cash and
+    payout tokens alone (no vault loot, no Hacker), the score of Act I."""
     n = c.num_players
     top, at_top, mine = 0, 0, 0
     for o in range(n):
-        a = (0 if o == without or act1 else
-             int(g.vault_pile[o, C.V_ARTIFACT]) + extra[o, C.V_ARTIFACT])
-        art = int(g.payout[o, C.ARTIFACT]) + a
+        art = int(g.payout[o, C.ARTIFACT]) + loot_of(g, o, C.V_ARTIFACT, count_held, without,
+                                                     act1)
         if o == q:
             mine = art
         if art > top:
             top, at_top = art, 1
         elif art == top:
             at_top += 1
-    pile = np.zeros(NL, np.int64)
-    if q != without and not act1:
-        for v in range(NL):
-            pile[v] = int(g.vault_pile[q, v]) + extra[q, v]
     total = int(g.cash[q])
     for v in range(NL):
-        total += LOOT_FACE[v] * pile[v]
-    dia = int(g.payout[q, C.DIAMOND]) + pile[C.V_DIAMOND]
+        if LOOT_FACE[v]:
+            total += LOOT_FACE[v] * loot_of(g, q, v, count_held, without, act1)
+    dia = int(g.payout[q, C.DIAMOND]) + loot_of(g, q, C.V_DIAMOND, count_held, without, act1)
     drives = int(g.payout[q, C.HARD_DRIVE])
-    keys = pile[C.KEY]
+    keys = loot_of(g, q, C.KEY, count_held, without, act1)
     total += C.PAIR_VALUE * min(drives, keys)
     if g.ability[q] == C.HACKER and not act1:
         total += C.HACKER_UNPAIRED * abs(drives - keys)
