@@ -14,7 +14,7 @@ from .base import Policy, RandomPolicy, sample_legal
 
 # env name -> "module:class" of its heuristic bot
 HEURISTICS: dict[str, str] = {
-    "big_score_v0": "heistbench.agents.big_score:BigScoreHeuristic",
+    "big_score_v1": "heistbench.agents.big_score:BigScoreHeuristic",
     "grifters_v1": "heistbench.agents.grifters:GriftersHeuristic",
     "vaults_v0": "heistbench.agents.vaults:VaultsHeuristic",
 }

@@ -17,7 +17,7 @@ from .core import Game
 
 # env name -> module; one line per game, in the order the games were added
 _MODULES: dict[str, str] = {
-    "big_score_v0": "heistbench.envs.big_score_v0",
+    "big_score_v1": "heistbench.envs.big_score_v1",
     "vaults_v0": "heistbench.envs.vaults_v0",
     "grifters_v1": "heistbench.envs.grifters_v1",
 }
@@ -28,14 +28,14 @@ GAMES: tuple[str, ...] = tuple(_MODULES)
 def _resolve(name: str) -> str:
     if name in _MODULES:
         return name
-    alias = {n.rsplit("_v", 1)[0]: n for n in _MODULES}  # "big_score" -> "big_score_v0"
+    alias = {n.rsplit("_v", 1)[0]: n for n in _MODULES}  # "big_score" -> "big_score_v1"
     if name in alias:
         return alias[name]
     raise ValueError(f"unknown game {name!r}; available: {', '.join(GAMES)}")
 
 
 def module(name: str) -> ModuleType:
-    """The env module of a game ("big_score_v0" or "big_score")."""
+    """The env module of a game ("big_score_v1" or "big_score")."""
     return importlib.import_module(_MODULES[_resolve(name)])
 
 

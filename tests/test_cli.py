@@ -40,7 +40,7 @@ def test_train_writes_a_complete_run_directory(run_dir):
     for key in ("game", "env_version", "options", "obs_size", "num_actions", "num_players",
                 "config", "seed", "timesteps", "package_version"):
         assert key in meta, key
-    assert meta["game"] == "big_score_v0" and meta["timesteps"] >= 256
+    assert meta["game"] == "big_score_v1" and meta["timesteps"] >= 256
     history = json.loads((run_dir / "eval_history.json").read_text())
     assert history[0]["timesteps"] == 0 and "random" in history[-1]
 

@@ -93,16 +93,16 @@ def test_bench_reports_the_floor_and_threads(tmp_path):
 def test_compile_times_of_a_game_without_a_compiled_kernel_are_empty():
     from heistbench.training.bench import compile_times, format_compile_table
 
-    assert compile_times("big_score") == {}
-    assert "not compiled" in format_compile_table({"big_score_v0": {}})
+    assert compile_times("vaults") == {}
+    assert "not compiled" in format_compile_table({"vaults_v0": {}})
 
 
 def test_bench_skips_threads_where_the_kernel_runs_on_one(tmp_path):
     path = tmp_path / "bench.json"
-    out = run("bench", "big_score", "--players", "2", "--batch", "1,8", "--threads", "1,2",
+    out = run("bench", "vaults", "--players", "2", "--batch", "1,8", "--threads", "1,2",
               "--seconds", "0.05", "--no-progress", "--json", str(path))
     assert out.returncode == 0, out.stderr
-    assert "big_score_v0: a NumPy kernel, on one thread only: --threads 2 skipped" in out.stdout
+    assert "vaults_v0: a NumPy kernel, on one thread only: --threads 2 skipped" in out.stdout
     rows = json.loads(path.read_text())
     assert [(r["batch"], r["threads"]) for r in rows if r["mode"] == "batch"] == [(1, 1), (8, 1)]
     aec = next(r for r in rows if r["mode"] == "aec")

@@ -25,7 +25,7 @@ class TrainConfig:
 
     # --- the game ---
     game: str | None = None
-    """env name ("big_score" or "big_score_v0"); None = given on the command line"""
+    """env name ("big_score" or "big_score_v1"); None = given on the command line"""
     num_players: int = 2
     """seats at the table"""
     options: dict[str, Any] = field(default_factory=dict)

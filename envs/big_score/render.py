@@ -39,6 +39,18 @@ def render_text(game: BigScoreGame, s: BigScoreState, b: int = 0,
             rows.append([p + 1, game.jobs.names[j], f"${game.jobs.cash[j]}0K + {tok}", need,
                          STATUS[s.job_status[b, p]], pile])
         lines += ["", table(["#", "job", "payout", "needs", "status", "revealed pile"], rows)]
+    if (s.last_jobs[b] >= 0).any():
+        rows = []
+        for p in range(6):
+            j = int(s.last_jobs[b, p])
+            sent = ", ".join(f"player_{q}: {s.last_contrib[b, q, p]}"
+                             + (f" + {s.last_joat_rev[b, q, p]} JoAT"
+                                if s.last_joat_rev[b, q, p] else "")
+                             for q in range(n) if s.last_contrib[b, q, p])
+            rows.append([p + 1, game.jobs.names[j], STATUS[s.last_status[b, p]],
+                         counts_text(s.last_pile[b, p], C.CREW_TYPES, ""), sent or "-"])
+        lines += ["", "Last round's reveals:",
+                  table(["#", "job", "outcome", "revealed pile", "cards sent"], rows)]
     rows = []
     score = game.scores(s[b])[0]
     for p in range(n):

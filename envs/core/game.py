@@ -31,7 +31,7 @@ def single_option(mask: np.ndarray) -> np.ndarray:
 class Game:
     """Rules of one game as a vectorized kernel over a batch of independent games."""
 
-    name: ClassVar[str]  # registry / PettingZoo name, e.g. "big_score_v0"
+    name: ClassVar[str]  # registry / PettingZoo name, e.g. "big_score_v1"
     title: ClassVar[str]  # human name, e.g. "The Big Score"
     version: ClassVar[int] = 0  # bumped by any change that alters learning
     player_counts: ClassVar[tuple[int, ...]]

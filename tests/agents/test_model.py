@@ -21,7 +21,7 @@ def checkpoint(tmp_path_factory):
     from heistbench.training.vec_env import SelfPlayVecEnv
     from sb3_contrib import MaskablePPO
 
-    cfg = config_from_dict({"game": "big_score_v0", "num_envs": 4, "trunk": 16,
+    cfg = config_from_dict({"game": "big_score_v1", "num_envs": 4, "trunk": 16,
                             "net_arch": [16]})
     game = build_game(cfg)
     model = MaskablePPO("MlpPolicy", SelfPlayVecEnv(game, 4), n_steps=8, batch_size=16,
@@ -71,7 +71,7 @@ def test_refuses_other_player_count_or_observation(checkpoint, options, what):
 
 
 def test_refuses_other_game(checkpoint):
-    with pytest.raises(ValueError, match="game: checkpoint 'big_score_v0', requested 'vaults_v0'"):
+    with pytest.raises(ValueError, match="game: checkpoint 'big_score_v1', requested 'vaults_v0'"):
         ModelPolicy.load(checkpoint, make_game("vaults", num_players=2))
 
 

@@ -11,7 +11,7 @@ from heistbench.training.bench import BenchResult, replace_finished, spread_ages
 
 
 def test_spread_ages_gives_games_of_every_age():
-    game = make_game("big_score_v0", num_players=2, validate=False)
+    game = make_game("big_score_v1", num_players=2, validate=False)
     seeds = count()
 
     def fresh(k):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from heistbench.envs.big_score import kernel as K
-from heistbench.envs.big_score_v0 import Game
+from heistbench.envs.big_score_v1 import Game
 
 CM, CMx, DR, DRx, GR, GRx, GU, GUx, HA, HAx, MU, MUx = range(12)
 T20, T30, T50, T100, SILVER, GOLD, KEY, ART, DIA, COPS = range(10)
@@ -35,6 +35,16 @@ def counts(cards: list[int] | dict[int, int], size: int = 12) -> np.ndarray:
     return out
 
 
+def open_window(s, b: int, phase: int, seats, start: int) -> None:
+    """Open a window of game b in a crafted state as the rules do: the seats `seats` (bools
+    per seat) act clockwise from `start`."""
+    n = s.num_players
+    q = [(start + j) % n for j in range(n) if seats[(start + j) % n]]
+    s.queue[b] = q + [-1] * (n - len(q))
+    s.qlen[b], s.qpos[b], s.phase[b] = len(q), 0, phase
+    s.committed[b] = False
+
+
 class Table:
     """One game (batch of one) with helpers to inject a position and play scripted moves."""
 
@@ -42,38 +52,34 @@ class Table:
         options.setdefault("auto_forced", False)
         self.game = Game(num_players=n, **options)
         self.n = n
-        self._draws: list[int] = []
-        original = self.game._draw
+        self.last: K.BigScoreState | None = None
+        self.joat_start = np.full(n, self.game.joat_per_player)
 
-        def scripted(s, idx, loot_only=False):
-            if self._draws and idx.size:
-                assert idx.size == 1
-                v = self._draws.pop(0)
-                assert s.bag[idx[0], v] > 0, f"scripted token {v} is not in the bag"
-                return np.array([v])
-            return original(s, idx, loot_only)
+    def script(self, s, draws: list[int]) -> None:
+        """Token types the next bag draws take (Floor first, then robbers, Drivers): stacked
+        on top of the bag."""
+        for v in draws:
+            assert s.bag[0, v] > 0, f"scripted token {v} is not in the bag"
+        s.stacked[0] = 0
+        s.stacked[0, :len(draws)] = draws
+        s.stacked_len[0], s.stacked_pos[0] = len(draws), 0
 
-        self.game._draw = scripted
-        self.at_cleanup: K.BigScoreState | None = None
-        cleanup = self.game._cleanup
-
-        def spy(st, idx):
-            if idx.size:
-                self.at_cleanup = st[idx]  # the round's final position, before it is cleared
-            cleanup(st, idx)
-
-        self.game._cleanup = spy
-
-    def script(self, draws: list[int]) -> None:
-        """Token types returned by the next bag draws (Floor first, then robbers, Drivers)."""
-        self._draws = list(draws)
+    @property
+    def at_cleanup(self) -> K.BigScoreState:
+        """The last position played, as it was when its round was cleaned up: the round's
+        jobs, piles, JoAT tokens and outcomes from the rules' record of the last round."""
+        st = self.last.copy()
+        st.jobs, st.job_status, st.pile = st.last_jobs, st.last_status, st.last_pile
+        st.contrib, st.joat_rev, st.inside = st.last_contrib, st.last_joat_rev, st.last_inside
+        st.joat = self.joat_start - st.last_joat_rev.sum(axis=2)
+        st.stage = st.stage - 1 if st.stage[0] <= K.ROUND3 else K.ROUND3
+        return st
 
     def act1(self, jobs, hands, round: int = 1, cash=None, joat=None, payout=None,
              train_public=None, returned=None, crew_top=None) -> K.BigScoreState:
         """The start of Phase 2 (Assign Crew) of `round` with the given jobs and hands."""
         g, n = self.game, self.n
         s = g.init(np.array([0]))
-        idx = np.array([0])
         s.stage[0] = round
         s.jobs[0] = jobs
         s.job_status[0] = K.OPEN
@@ -88,6 +94,7 @@ class Table:
             s.cash[0] = cash
         if joat is not None:
             s.joat[0] = joat
+            self.joat_start = np.array(joat)
         if payout is not None:
             s.payout[0] = payout
         if train_public:
@@ -96,9 +103,10 @@ class Table:
         if crew_top:
             s.crew_deck[0, s.crew_ptr[0]:s.crew_ptr[0] + len(crew_top)] = crew_top
         s.boss_choice[0] = 1
-        g._score_act1(s, idx)
-        g._open_window(s, idx, K.ASSIGN, s.ahand[idx].sum(axis=2) > 0, np.zeros(1, int))
-        g._refresh(s, idx)
+        s.act1_score[0] = g.scores(s)[0]
+        open_window(s, 0, K.ASSIGN, s.ahand[0].sum(axis=1) > 0, 0)
+        g.refresh_masks(s)
+        self.last = s
         return s
 
     def act2(self, payout=None, cash=None, ability=None, fp=None, floor=None,
@@ -106,7 +114,6 @@ class Table:
         """The start of Act II; `ability` {seat: crew type}; `floor` the 5 Floor tokens."""
         g = self.game
         s = g.init(np.array([0]))
-        idx = np.array([0])
         s.stage[0] = K.ROUND3
         s.hands[0] = s.picks[0] = s.ahand[0] = 0
         s.boss_choice[0] = 1
@@ -115,12 +122,14 @@ class Table:
         s.cash[0] = 20 if cash is None else cash
         for seat, t in (ability or {}).items():
             s.train_public[0, seat] = (t, 3)
-        self.script(list(floor or []) + list(draws))
-        g._act2_setup(s, idx)
+        self.script(s, list(floor or []) + list(draws))
+        s.phase[0] = K.ACT2_SETUP
+        g.resume(s)
         if fp is not None:
             s.first_player[0] = fp
-            g._open_window(s, idx, K.ROB_FLEE, s.status[idx] == K.IN_VAULT, np.array([fp]))
-        g._refresh(s, idx)
+            open_window(s, 0, K.ROB_FLEE, s.status[0] == K.IN_VAULT, fp)
+        g.refresh_masks(s)
+        self.last = s
         return s
 
     def legal(self, s) -> set[int]:
@@ -133,6 +142,7 @@ class Table:
                 f"expected player {seat} to act, got {s.current_player[0]} "
                 f"(decision {K.DECISION_NAMES[s.phase[0]]})")
             self.game.step(s, np.array([action]))
+        self.last = s
         return s
 
     def assign_all(self, s, plan: dict[int, list[int]]) -> K.BigScoreState:

@@ -70,21 +70,10 @@ def test_night_club_succeeds_without_joat():
 
 def test_night_club_reveal_and_unattempted_jobs():
     t, s = night_club()
-    g = t.game
-    seen = {}
-    orig = g._cleanup
-
-    def spy(st, idx):
-        if idx.size:
-            seen["status"] = st.job_status[idx[0]].copy()
-            seen["obs"] = t.obs(st, 0)
-        orig(st, idx)
-
-    g._cleanup = spy
     t.assign_all(s, {0: [job(1), job(1), TRASH], 1: [job(1), TRASH, job(1)],
                      2: [TRASH, TRASH, job(1)]})
-    assert seen["status"].tolist() == [K.SUCCESS] + [K.UNATTEMPTED] * 5
-    np.testing.assert_allclose(seen["obs"]["job.contrib"][0][:3] * 6, [2, 2, 1])
+    assert t.at_cleanup.job_status[0].tolist() == [K.SUCCESS] + [K.UNATTEMPTED] * 5
+    np.testing.assert_allclose(t.obs(t.at_cleanup, 0)["job.contrib"][0][:3] * 6, [2, 2, 1])
 
 
 def test_night_club_shortfall_joat_declined():
@@ -349,3 +338,51 @@ def test_inside_man_not_drawn_for_an_empty_job():
     assert t.at_cleanup.job_status[0].tolist() == [K.UNATTEMPTED] * 6
     assert s.crew_revealed[0].sum() == 0
     assert s.crew_ptr[0] == ptr + 2 * 9  # only the next round's deal
+
+
+# -- v1: the public record of the reveals --------------------------------------------------------
+def test_the_last_rounds_reveals_stay_in_every_observation():
+    """The step that resolves the round's last job, cleans up and deals round 2 keeps the
+    round's reveals in every seat's observation: pile by type, cards per seat, outcome."""
+    t, s = night_club()
+    t.assign_all(s, {0: [job(1), job(1), TRASH], 1: [job(1), TRASH, job(1)],
+                     2: [TRASH, TRASH, job(1)]})
+    assert s.stage[0] == K.ROUND2 and s.phase[0] == K.DRAFT  # the next round is dealt
+    for seat in range(3):
+        o = t.obs(s, seat)
+        status = o["last_job.status"].argmax(axis=1)
+        assert status.tolist() == [K.SUCCESS] + [K.UNATTEMPTED] * 5
+        # the Night Club's pile: 1 Con Man, 1 Driver, 2 Gun Man, 1 Muscle
+        np.testing.assert_allclose(o["last_job.pile"][0] * 6, [1, 1, 0, 2, 0, 1])
+        sent = np.array([2, 2, 1])  # seats 0, 1, 2 sent 2, 2 and 1 cards
+        np.testing.assert_allclose(o["last_job.contrib"][0][:3] * 6, np.roll(sent, -seat))
+        np.testing.assert_allclose(o["last_job.req"][0] * 3, [1, 1, 0, 2, 0, 1])
+        assert (o["job.status"].argmax(axis=1) == K.OPEN).all()  # this round's jobs: open
+
+
+def test_where_an_opponent_sent_a_card_shows_after_the_round():
+    """Sending a card to job 1 or leaving it unassigned no longer looks the same to the
+    others once the round is over."""
+    views = []
+    for last in (job(1), TRASH):
+        t, s = night_club()
+        t.assign_all(s, {0: [job(1), job(1), TRASH], 1: [job(1), TRASH, job(1)],
+                         2: [TRASH, TRASH, last]})
+        if last == TRASH:  # one Muscle short: both participants keep their JoAT fists closed
+            t.play(s, (0, 20), (1, 20))
+        assert s.stage[0] == K.ROUND2
+        views.append(t.obs(s, 0))
+    assert not np.array_equal(views[0]["last_job.contrib"], views[1]["last_job.contrib"])
+    assert views[0]["last_job.status"][0].argmax() == K.SUCCESS
+    assert views[1]["last_job.status"][0].argmax() == K.FAILED  # one Muscle short, no JoAT
+
+
+def test_the_record_of_round_three_lasts_through_act_ii():
+    t, s = night_club()
+    s.stage[0] = K.ROUND3
+    t.assign_all(s, {0: [job(1), job(1), TRASH], 1: [job(1), TRASH, job(1)],
+                     2: [TRASH, TRASH, job(1)]})
+    assert s.stage[0] == K.ACT2 and (s.jobs[0] == -1).all()
+    o = t.obs(s, 2)
+    assert o["last_job.status"][0].argmax() == K.SUCCESS
+    np.testing.assert_allclose(o["last_job.contrib"][0][:3] * 6, [1, 2, 2])  # from seat 2

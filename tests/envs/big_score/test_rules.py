@@ -27,7 +27,7 @@ from big_score_helpers import (
 )
 from heistbench.envs.big_score import components as C
 from heistbench.envs.big_score import kernel as K
-from heistbench.envs.big_score_v0 import Game
+from heistbench.envs.big_score_v1 import Game
 
 FLOOR = [T20, T30, SILVER, GOLD, ART]
 
@@ -311,9 +311,9 @@ def test_views_forget_what_the_rules_set_aside():
 
 
 def test_env_render_shows_only_the_acting_players_cards():
-    from heistbench.envs import big_score_v0
+    from heistbench.envs import big_score_v1
 
-    env = big_score_v0.raw_env(num_players=3, render_mode="ansi", boss_option_mode="cash")
+    env = big_score_v1.raw_env(num_players=3, render_mode="ansi", boss_option_mode="cash")
     env.reset(seed=2)
     text = env.render()
     me = env.agent_selection
@@ -337,9 +337,9 @@ def test_boss_options_can_be_replaced():
 
 
 def test_final_infos_carry_the_score_breakdown():
-    from heistbench.envs import big_score_v0
+    from heistbench.envs import big_score_v1
 
-    env = big_score_v0.raw_env(num_players=2)
+    env = big_score_v1.raw_env(num_players=2)
     env.reset(seed=5)
     rng = np.random.default_rng(1)
     for agent in env.agent_iter():
@@ -353,20 +353,18 @@ def test_final_infos_carry_the_score_breakdown():
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
-def test_fast_total_equals_the_score_breakdown():
-    """total_score (the observation's fast path) and score_parts (the breakdown) agree, and
-    the kernel's kept act1_score matches them in Act I."""
+def test_compiled_scores_equal_the_score_breakdown():
+    """The compiled tally (`scores`) and score_parts (the breakdown) agree all game long, and
+    the rules' kept act1_score matches the cash and payout tokens in Act I."""
     for n in (2, 5):
         game = Game(num_players=n)
         s = game.init(np.arange(32))
         rng = np.random.default_rng(n)
         while not s.done.all():
             parts = sum(game.score_parts(s).values())
-            assert (game.total_score(s) == parts).all()
-            # the kept Act I score equals its value from scratch
-            assert (s.act1_score == game.total_score(s, vault=False)).all()
-            if not (s.stage >= K.ACT2).any():
-                assert (game.total_score(s, vault=False) == parts).all()
+            assert (game.scores(s) == parts).all()
+            act1 = ~(s.stage >= K.ACT2)
+            assert (s.act1_score[act1] == parts[act1]).all()
             a = np.argmax(np.where(s.legal_action_mask, rng.random(s.legal_action_mask.shape),
                                    -1), axis=1)
             game.step(s, a)
@@ -389,15 +387,22 @@ def test_ability_switches(options, ability):
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_window_order_is_clockwise_from_the_first_seat(n):
-    """The window order table: the seats of the window, clockwise from the first seat."""
-    game = Game(num_players=n)
+    """A window's seats act clockwise from its first seat: the next rob-or-flee window holds
+    the seats still inside, from the marker (passed left past those who fled)."""
     rng = np.random.default_rng(n)
-    k = 64
-    s = game.init(np.arange(k))
-    seats = rng.random((k, n)) < 0.6
-    start = rng.integers(0, n, k)
-    game._open_window(s, np.arange(k), K.DRAFT, seats, start)
-    for b in range(k):
-        want = [(start[b] + j) % n for j in range(n) if seats[b, (start[b] + j) % n]]
-        assert s.queue[b].tolist() == want + [-1] * (n - len(want))
-        assert s.qlen[b] == len(want)
+    for _ in range(6):
+        t = Table(n)
+        fp = int(rng.integers(n))
+        s = t.act2(floor=FLOOR, fp=fp, draws=[ART] * n)
+        flee = rng.random(n) < 0.5
+        flee[int(rng.integers(n))] = False  # somebody stays inside
+        for seat in s.queue[0, :s.qlen[0]].tolist():
+            t.play(s, (seat, FLEE if flee[seat] else ROB))
+        while s.phase[0] == K.TRADE:
+            t.play(s, (int(s.current_player[0]), PASS))
+        assert s.phase[0] == K.ROB_FLEE
+        first = next((fp + j) % n for j in range(n) if not flee[(fp + j) % n])
+        assert s.first_player[0] == first
+        want = [(first + j) % n for j in range(n) if not flee[(first + j) % n]]
+        assert s.queue[0].tolist() == want + [-1] * (n - len(want))
+        assert s.qlen[0] == len(want) and s.current_player[0] == first

@@ -16,6 +16,14 @@ are played automatically (`auto_forced=True`).
 
 Version History:
 - v0: initial release.
+- v1: the rules run compiled (the same games as v0, step for step, before the change below).
+  Every seat's observation shows the public record of the reveals: for each job of the
+  current round and of the last resolved round (`last_job[i]`), the cards revealed on it by
+  crew type, how many each seat sent, the JoAT tokens each seat revealed, the Inside Man card
+  and the outcome (paid, failed, unattempted). The step that resolves a round's last job,
+  cleans up and deals the next round used to leave no trace of that round's reveals.
+  `resample_hidden` re-deals the opponents' face-down assignment piles of the current round
+  too (v0 kept their true contents: a search agent saw the assignments before the reveal).
 """
 
 from __future__ import annotations
