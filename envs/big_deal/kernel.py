@@ -140,7 +140,8 @@ class BigDealGame(CompiledGame):
         for co in range(C.NUM_CO):
             shares[:, co] += np.where(br == co, s.br_sh, 0).sum(axis=(1, 2))
         live = s.to_def >= 0
-        shares[np.arange(B), s.to_co.astype(np.int64)] += np.where(live, s.to_sh, 0)
+        shares[np.arange(B), s.to_co.astype(np.int64)] += np.where(live, s.to_sh + s.to_place,
+                                                                   0)
         for co in range(C.NUM_CO):
             out[f"shares_{C.CO_LETTER[co]}"] = shares[:, co]
         out["cash_cards"] = (s.hand_cash.sum(axis=1, dtype=np.int64) + s.cash_gone

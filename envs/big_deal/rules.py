@@ -671,7 +671,9 @@ def defender_wins(g, c) -> None:
     g.cash[p] += paid
     g.cash[y] += int(g.to_cc) * WHITE[co]
     g.cash_gone += g.to_cc
-    g.to_place = g.to_sh
+    g.to_cc = 0
+    g.to_place = g.to_sh  # the committed shares are now the defender's to place
+    g.to_sh = 0
     if g.to_place > 0:
         g.current_player = y
         g.dec = PLACE
