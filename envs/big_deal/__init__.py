@@ -1,0 +1,1 @@
+"""Big Deal: the market game of resources, company branches, shares and hostile takeovers."""
