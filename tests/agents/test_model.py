@@ -86,7 +86,7 @@ def test_refuses_other_env_version(checkpoint, tmp_path):
                 data = json.dumps(meta).encode()
             dst.writestr(item, data)
     assert read_meta(path)["env_version"] == 99
-    with pytest.raises(ValueError, match="env_version: checkpoint 99, requested 0"):
+    with pytest.raises(ValueError, match="env_version: checkpoint 99, requested 1"):
         ModelPolicy.load(path, make_game("big_score", num_players=2))
 
 
