@@ -131,7 +131,7 @@ class BadCompanyGame(CompiledGame):
     def conserved(self, s: BadCompanyState) -> dict[str, np.ndarray]:
         """Heist, upgrade and loot cards: every card is somewhere."""
         heists = (s.hd_len.astype(np.int64) + (s.display >= 0).sum(axis=1)
-                  + (s.active >= 0).sum(axis=(1, 2)) + s.done.sum(axis=(1, 2))
+                  + (s.active >= 0).sum(axis=(1, 2)) + s.completed.sum(axis=(1, 2))
                   + (s.setup_choice >= 0).sum(axis=1))
         upgrades = (s.ud_len.astype(np.int64) + s.udisc.sum(axis=1)
                     + s.n_upgrades.sum(axis=(1, 2), dtype=np.int64)

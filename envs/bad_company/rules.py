@@ -83,7 +83,7 @@ STATE_FIELDS = (
     ("task_tok", np.int8, ("N", 4), "tokens on each task (0..2)"),
     ("active", np.int8, ("N", 2), "active heists (card index, -1 none)"),
     ("cov", np.int8, ("N", 2, 4), "tokens on each active heist per symbol"),
-    ("done", np.bool_, ("N", NH), "completed heists"),
+    ("completed", np.bool_, ("N", NH), "completed heists (the cards face down on the board)"),
     ("heists_done", np.int8, ("N",), "completed heists"),
     ("done_this_turn", np.int8, ("N",), "heists completed this turn"),
     ("abil", np.bool_, ("N", C.NUM_ABILITIES), "red-box abilities A1..A8"),
@@ -687,7 +687,7 @@ def complete_heist(g, p: int, h: int) -> None:
     g.active[p, h] = -1
     if has(g, p, C.A8_FENCE):
         g.money[p] += 2
-    g.done[p, k] = 1
+    g.completed[p, k] = 1
     g.heists_done[p] += 1
     g.done_this_turn[p] += 1
     box = HEIST_BOX[k]
@@ -767,7 +767,7 @@ def collar_winner(g, k: int, c) -> int:
     for p in range(c.num_players):
         n, top = 0, -1
         for h in range(NH):
-            if g.done[p, h] and HEIST_MISSION[h, k]:
+            if g.completed[p, h] and HEIST_MISSION[h, k]:
                 n += 1
                 top = h
         if n > best_n or (n == best_n and n > 0 and top > best_top):
@@ -931,7 +931,7 @@ def public_score(g, p: int, c) -> int:
     kinds = np.zeros(C.NUM_MISSIONS, np.int64)
     purple = np.zeros(C.NUM_PURPLE, np.int64)
     for h in range(NH):
-        if g.done[p, h]:
+        if g.completed[p, h]:
             heists += 1
             s += HEIST_VP[h]
             for k in range(C.NUM_MISSIONS):
@@ -1195,20 +1195,20 @@ def player_block(g, p: int, out: np.ndarray, i: int, c) -> int:
     for k in range(C.NUM_MISSIONS):
         n, top = 0, -1
         for h in range(NH):
-            if g.done[p, h] and HEIST_MISSION[h, k]:
+            if g.completed[p, h] and HEIST_MISSION[h, k]:
                 n += 1
                 top = h
         i = put(out, i, n, 1 / 8)
     for k in range(C.NUM_MISSIONS):
         top = 0
         for h in range(NH):
-            if g.done[p, h] and HEIST_MISSION[h, k]:
+            if g.completed[p, h] and HEIST_MISSION[h, k]:
                 top = h + 1
         i = put(out, i, top, 1 / 40)
     for a in range(C.NUM_ABILITIES):
         i = put(out, i, g.abil[p, a], 1.0)
     for h in range(NH):
-        if g.done[p, h]:
+        if g.completed[p, h]:
             base_vp += HEIST_VP[h]
             if HEIST_BOX[h] >= C.P1_MASTERMIND:
                 purple[HEIST_BOX[h] - C.P1_MASTERMIND] += 1
