@@ -465,14 +465,18 @@ def new_turn(g, c) -> None:
 
 @jit(inline="always")
 def chief_reroll(g, p: int, a: int) -> None:
-    """Accept the roll, turn a Free reroll card into a credit, or pay $1 (A5's first reroll
-    free, then credits) to reroll any subset of the five dice."""
+    """Accept the roll, turn a Free reroll card into a credit, play a $3 loot card, or pay $1
+    (A5's first reroll free, then credits) to reroll any subset of the five dice."""
     if a == A_ACCEPT:
         g.dec = CHIEF_PAIRING
         return
     if a == A_FREE_REROLL:
         play_loot(g, p, C.L_FREE_REROLL)
         g.reroll_credits += 1
+        return
+    if a == A_CASH3:  # loot is played any time it can matter: here, for more rerolls
+        play_loot(g, p, C.L_CASH3)
+        g.money[p] += 3
         return
     if has(g, p, C.A5_DICE_CHEAT) and not g.a5_used:
         g.a5_used = 1
@@ -991,6 +995,7 @@ def refresh_mask(g, c) -> int:
             for i in range(NUM_REROLLS):
                 m[A_REROLL + i] = 1
         m[A_FREE_REROLL] = g.loot[p, C.L_FREE_REROLL] > 0
+        m[A_CASH3] = g.loot[p, C.L_CASH3] > 0
     elif d == CHIEF_PAIRING or d == FINAL_PAIRING:
         pairing_mask(g, m)
     elif d == CHOOSE_SUM:

@@ -230,3 +230,30 @@ def test_the_rules_run_as_plain_python_without_jit():
                          timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split() == [hashlib.sha256(_play(Game(num_players=3), 2)).hexdigest()]
+
+
+def test_d_bc_14_cash_loot_pays_for_rerolls():
+    game, s = blank()
+    s.loot[0, 0, C.L_CASH3] = 1
+    at(game, s, K.CHIEF_REROLL)
+    assert legal(s) == {K.A_ACCEPT, K.A_CASH3}
+    play(game, s, K.A_CASH3)
+    assert s.money[0, 0] == 3 and K.A_REROLL in legal(s) and decision(s) == K.CHIEF_REROLL
+
+
+def test_d_bc_01_the_display_is_public():
+    game = Game(num_players=4)
+    s = game.init(np.arange(3))
+    for p in range(4):
+        f = game.obs_fields(game.observe(s, p))
+        number = np.rint(f["display"].reshape(3, 5, 38)[:, :, 1] * 40).astype(int) - 1
+        top = s.hdeck[np.arange(3), s.hd_head]
+        assert (number[:, :4] == s.display).all() and (number[:, 4] == top).all()
+
+
+def test_each_purple_card_counts_on_its_own():
+    _, s = blank()
+    s.completed[0, 0, [H["H23"], H["H38"]]] = True  # two Masterminds: +2 per heist each
+    s.car[0, 0], s.police[0] = 0, -6
+    base = int(C.HEIST_VP[H["H23"]]) + int(C.HEIST_VP[H["H38"]])
+    assert Game(num_players=2).scores(s)[0, 0] == base + 2 * 2

@@ -436,7 +436,7 @@ def test_bc_t26_loot_windows():
     game, s = blank()
     s.loot[0, 0, C.L_FREE_REROLL] = 1
     at(game, s, K.CHIEF_REROLL)
-    assert legal(s) == {K.A_ACCEPT, K.A_FREE_REROLL}
+    assert legal(s) == {K.A_ACCEPT, K.A_FREE_REROLL}  # no cash: no paid reroll
     play(game, s, K.A_FREE_REROLL)
     assert s.reroll_credits[0] == 1 and K.A_REROLL in legal(s)
     play(game, s, K.A_REROLL)
