@@ -925,23 +925,42 @@ def collars_held(g, p: int) -> int:
     return n
 
 
+SUMMARY = 16  # heist_summary: missions 0..3, top numbers 4..7, purple 8..13, base VP, heists
+
+
+@jit
+def heist_summary(g, p: int, t: np.ndarray) -> None:
+    """One pass over p's completed heists: mission symbols per type, the highest heist number
+    (1-based) with each, purple cards per kind, base VP and the count, into t."""
+    t[:] = 0
+    done = g.completed[p]
+    for h in range(NH):
+        if done[h]:
+            t[14] += HEIST_VP[h]
+            t[15] += 1
+            for k in range(C.NUM_MISSIONS):
+                if HEIST_MISSION[h, k]:
+                    t[k] += 1
+                    t[4 + k] = h + 1
+            box = HEIST_BOX[h]
+            if box >= C.P1_MASTERMIND:
+                t[8 + box - C.P1_MASTERMIND] += 1
+
+
 @jit
 def public_score(g, p: int, c) -> int:
-    """The tally without the loot cards' VP (which are hidden until the end): the score track,
-    heists' base VP and purple effects, upgrades' VP, 2 per collar, a point per two leftover
-    tokens, the red-zone bonus, -3 behind the police car."""
-    s = int(g.vp[p])
-    heists, upgrades = 0, 0
-    kinds = np.zeros(C.NUM_MISSIONS, np.int64)
-    purple = np.zeros(C.NUM_PURPLE, np.int64)
-    for h in range(NH):
-        if g.completed[p, h]:
-            heists += 1
-            s += HEIST_VP[h]
-            for k in range(C.NUM_MISSIONS):
-                kinds[k] |= HEIST_MISSION[h, k]
-            if HEIST_BOX[h] >= C.P1_MASTERMIND:
-                purple[HEIST_BOX[h] - C.P1_MASTERMIND] += 1
+    t = np.zeros(SUMMARY, np.int64)
+    heist_summary(g, p, t)
+    return tally(g, p, c, t)
+
+
+@jit
+def tally(g, p: int, c, t: np.ndarray) -> int:
+    """The tally without the loot cards' VP (which are hidden until the end), from p's heist
+    summary t: the score track, heists' base VP and purple effects, upgrades' VP, 2 per collar,
+    a point per two leftover tokens, the red-zone bonus, -3 behind the police car."""
+    s = int(g.vp[p]) + t[14]
+    upgrades = 0
     for row in range(NM):
         s += int(g.upgrade_vp[p, row])
         upgrades += int(g.n_upgrades[p, row])
@@ -952,9 +971,9 @@ def public_score(g, p: int, c) -> int:
     behind = car < g.police
     if behind:
         s -= C.BEHIND_POLICE_VP
-    s += purple[0] * heists + purple[1] * 2 * (kinds[0] + kinds[1] + kinds[2] + kinds[3])
-    s += purple[2] * upgrades + purple[3] * (int(g.money[p]) // 3)
-    s += purple[4] * (0 if behind else 4) + purple[5] * 2 * collars
+    kinds = (t[0] > 0) + (t[1] > 0) + (t[2] > 0) + (t[3] > 0)
+    s += t[8] * t[15] + t[9] * 2 * kinds + t[10] * upgrades + t[11] * (int(g.money[p]) // 3)
+    s += t[12] * (0 if behind else 4) + t[13] * 2 * collars
     return s
 
 
@@ -1175,14 +1194,15 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
         i = put(out, i, g.udisc[u], 1.0)
     for t in range(NLT):
         i = put(out, i, g.ldisc[t], 1 / 6)
+    t = np.zeros(SUMMARY, np.int64)
     for r in range(N):
-        i = player_block(g, (seat + r) % N, out, i, c)
+        i = player_block(g, (seat + r) % N, out, i, c, t)
     private_part(g, seat, out, i)
 
 
 @jit(inline="always")
-def player_block(g, p: int, out: np.ndarray, i: int, c) -> int:
-    """One seat's public block."""
+def player_block(g, p: int, out: np.ndarray, i: int, c, t: np.ndarray) -> int:
+    """One seat's public block (t: scratch for its heist summary)."""
     i = put(out, i, g.money[p], 1 / 30)
     i = put(out, i, max(int(g.vp[p]), 0), 1 / 80)
     car = int(g.car[p])
@@ -1191,34 +1211,19 @@ def player_block(g, p: int, out: np.ndarray, i: int, c) -> int:
     i = put(out, i, car < g.police, 1.0)
     i = put_hot(out, i, 9, int(g.recruit[p]))
     nloot = 0
-    for t in range(NLT):
-        nloot += int(g.loot[p, t])
+    for x in range(NLT):
+        nloot += int(g.loot[p, x])
     i = put(out, i, nloot, 1 / 10)
     i = put(out, i, g.heists_done[p], 1 / 6)
-    base_vp = 0
-    purple = np.zeros(C.NUM_PURPLE, np.int64)
+    heist_summary(g, p, t)
     for k in range(C.NUM_MISSIONS):
-        n, top = 0, -1
-        for h in range(NH):
-            if g.completed[p, h] and HEIST_MISSION[h, k]:
-                n += 1
-                top = h
-        i = put(out, i, n, 1 / 8)
+        i = put(out, i, t[k], 1 / 8)
     for k in range(C.NUM_MISSIONS):
-        top = 0
-        for h in range(NH):
-            if g.completed[p, h] and HEIST_MISSION[h, k]:
-                top = h + 1
-        i = put(out, i, top, 1 / 40)
+        i = put(out, i, t[4 + k], 1 / 40)
     for a in range(C.NUM_ABILITIES):
         i = put(out, i, g.abil[p, a], 1.0)
-    for h in range(NH):
-        if g.completed[p, h]:
-            base_vp += HEIST_VP[h]
-            if HEIST_BOX[h] >= C.P1_MASTERMIND:
-                purple[HEIST_BOX[h] - C.P1_MASTERMIND] += 1
     for x in range(C.NUM_PURPLE):
-        i = put(out, i, purple[x], 1 / 2)
+        i = put(out, i, t[8 + x], 1 / 2)
     for row in range(NM):
         i = put(out, i, g.crew[p, row, 0], 1 / 6)
         for r in range(1, NR):
@@ -1229,15 +1234,15 @@ def player_block(g, p: int, out: np.ndarray, i: int, c) -> int:
         for k in range(C.NUM_MISSIONS):
             collar |= g.collar_owner[k] == p and g.collar_member[k] == row + 2
         i = put(out, i, collar, 1.0)
-    for t in range(4):
-        i = put_hot(out, i, 4, int(g.task_sym[p, t]))
-        i = put_hot(out, i, 4, t)
-        i = put(out, i, g.task_tok[p, t], 1 / 2)
+    for task in range(4):
+        i = put_hot(out, i, 4, int(g.task_sym[p, task]))
+        i = put_hot(out, i, 4, task)
+        i = put(out, i, g.task_tok[p, task], 1 / 2)
     for h in range(2):
         i = heist_feat(out, i, int(g.active[p, h]), int(g.cov[p, h, 0]), int(g.cov[p, h, 1]),
                        int(g.cov[p, h, 2]), int(g.cov[p, h, 3]))
-    i = put(out, i, base_vp, 1 / 60)
-    i = put(out, i, max(public_score(g, p, c), 0), 1 / 100)
+    i = put(out, i, t[14], 1 / 60)
+    i = put(out, i, max(tally(g, p, c, t), 0), 1 / 100)
     for k in range(C.NUM_MISSIONS):
         i = put(out, i, g.collar_owner[k] == p, 1.0)
     return i
