@@ -123,6 +123,7 @@ class BadCompanyGame(CompiledGame):
         c["first_chief"] = -1 if fc is None else fc
         c["tokens_on_heists"] = self.options["leftover_tokens"] == "tasks_and_heists"
         c["final_2b"] = self.options["final_phase_2b"]
+        c["heist_table"] = R.HEIST_TABLE
 
     def default_max_steps(self) -> int:
         return 4000

@@ -108,7 +108,10 @@ STATE_FIELDS = (
     ("rng_ctr", np.uint64, (), "per-game random-event counter"),
 )
 CONFIG_FIELDS = (("first_chief", np.int64), ("tokens_on_heists", np.bool_),
-                 ("final_2b", np.bool_))
+                 ("final_2b", np.bool_),
+                 # the heist cards for the observation, passed in: reading a module-level table
+                 # in compiled code measured slower than reading an array argument
+                 ("heist_table", np.int64, (NH, 12)))
 
 # -- tables the compiled code reads (small) -------------------------------------------------------
 LEFT_SYM = C.LEFT_SYM.astype(np.int64)
@@ -135,6 +138,9 @@ POLICE_FACES = np.array(C.POLICE_FACES, np.int64)
 PAIR_IDX = np.array([[0, 1, 2, 3], [0, 2, 1, 3], [0, 3, 1, 2]], np.int64)
 CP_POS = np.array(C.CP_POSITIONS, np.int64)
 ROAD_END, RED_ZONE = C.ROAD_END, C.RED_ZONE_START
+HEIST_TABLE = np.concatenate([HEIST_REQ, HEIST_VP[:, None], HEIST_BONUS[:, None],
+                              HEIST_BONUS_AMOUNT[:, None], HEIST_BOX[:, None], HEIST_MISSION],
+                             axis=1)
 COLLAR_ORDER = np.array([7, 6, 8, 5, 9, 4, 10, 3, 11, 2, 12], np.int64)
 
 
@@ -1126,31 +1132,30 @@ HEIST_FEAT = 38
 
 
 @jit
-def heist_feat(out: np.ndarray, i: int, k: int, c0: int, c1: int, c2: int, c3: int) -> int:
+def heist_feat(out: np.ndarray, i: int, k: int, c0: int, c1: int, c2: int, c3: int,
+               c) -> int:
     """One heist card (k < 0: zeros) with the tokens on it."""
     if k < 0:
         out[i:i + HEIST_FEAT] = 0.0
         return i + HEIST_FEAT
+    row = c.heist_table[k]
     i = put(out, i, 1, 1.0)
     i = put(out, i, k + 1, 1 / 40)
     for s in range(4):
-        i = put(out, i, HEIST_REQ[k, s], 1 / 8)
+        i = put(out, i, row[s], 1 / 8)
     i = put(out, i, c0, 1 / 8)
     i = put(out, i, c1, 1 / 8)
     i = put(out, i, c2, 1 / 8)
     i = put(out, i, c3, 1 / 8)
-    i = put(out, i, HEIST_VP[k], 1 / 10)
-    i = put_hot(out, i, 5, HEIST_BONUS[k])
-    i = put(out, i, HEIST_BONUS_AMOUNT[k], 1 / 3)
-    box = HEIST_BOX[k]
+    i = put(out, i, row[4], 1 / 10)
+    i = put_hot(out, i, 5, row[5])
+    i = put(out, i, row[6], 1 / 3)
+    box = row[7]
     i = put_hot(out, i, 9, box if box <= C.NUM_ABILITIES else 0)
     i = put_hot(out, i, 7, box - C.NUM_ABILITIES if box > C.NUM_ABILITIES else 0)
     for x in range(C.NUM_MISSIONS):
-        i = put(out, i, HEIST_MISSION[k, x], 1.0)
-    left = 0
-    for s in range(4):
-        left += HEIST_REQ[k, s]
-    return put(out, i, left - c0 - c1 - c2 - c3, 1 / 8)
+        i = put(out, i, row[8 + x], 1.0)
+    return put(out, i, row[0] + row[1] + row[2] + row[3] - c0 - c1 - c2 - c3, 1 / 8)
 
 
 @jit
@@ -1180,9 +1185,9 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     for k in range(CP_POS.shape[0]):
         i = put(out, i, police >= CP_POS[k], 1.0)
     for s in range(C.DISPLAY_SLOTS):
-        i = heist_feat(out, i, int(g.display[s]), 0, 0, 0, 0)
+        i = heist_feat(out, i, int(g.display[s]), 0, 0, 0, 0, c)
     top = int(g.hdeck[g.hd_head]) if g.hd_len > 0 else -1
-    i = heist_feat(out, i, top, 0, 0, 0, 0)
+    i = heist_feat(out, i, top, 0, 0, 0, 0, c)
     i = put(out, i, g.hd_len, 1 / 40)
     i = put(out, i, g.ud_len, 1 / 45)
     i = put(out, i, g.ld_len, 1 / 30)
@@ -1197,7 +1202,7 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     t = np.zeros(SUMMARY, np.int64)
     for r in range(N):
         i = player_block(g, (seat + r) % N, out, i, c, t)
-    private_part(g, seat, out, i)
+    private_part(g, seat, out, i, c)
 
 
 @jit(inline="always")
@@ -1240,7 +1245,7 @@ def player_block(g, p: int, out: np.ndarray, i: int, c, t: np.ndarray) -> int:
         i = put(out, i, g.task_tok[p, task], 1 / 2)
     for h in range(2):
         i = heist_feat(out, i, int(g.active[p, h]), int(g.cov[p, h, 0]), int(g.cov[p, h, 1]),
-                       int(g.cov[p, h, 2]), int(g.cov[p, h, 3]))
+                       int(g.cov[p, h, 2]), int(g.cov[p, h, 3]), c)
     i = put(out, i, t[14], 1 / 60)
     i = put(out, i, max(tally(g, p, c, t), 0), 1 / 100)
     for k in range(C.NUM_MISSIONS):
@@ -1252,7 +1257,7 @@ UPG_FEAT = 17
 
 
 @jit(inline="always")
-def private_part(g, seat: int, out: np.ndarray, i: int) -> None:
+def private_part(g, seat: int, out: np.ndarray, i: int, c) -> None:
     d = int(g.dec)
     actor = seat == g.current_player and not g.terminated and not g.truncated
     s = token_kind(g) if actor and d == PLACE_TOKEN else -1
@@ -1277,7 +1282,7 @@ def private_part(g, seat: int, out: np.ndarray, i: int) -> None:
         i = put(out, i, UPG_VP[u], 1 / 3)
     for j in range(C.SETUP_DRAW):
         k = int(g.setup_choice[j]) if actor and d == SETUP_RETURN else -1
-        i = heist_feat(out, i, k, 0, 0, 0, 0)
+        i = heist_feat(out, i, k, 0, 0, 0, 0, c)
     for t in range(NLT):
         i = put(out, i, g.loot[seat, t], 1 / 4)
     i = put(out, i, g.reroll_credits if actor else 0, 1 / 3)
