@@ -12,11 +12,14 @@ import sys
 
 import numpy as np
 import pytest
+from heistbench import envs
 from heistbench.envs import game as make_game
 from heistbench.envs.core import jit, rng, scalar
+from heistbench.envs.core.compiled import CompiledGame
 from heistbench.envs.core.game import Game
 
-COMPILED = ["grifters", "big_deal"]  # the games on the compiled core
+# the games on the compiled core, by their registry name without the version
+COMPILED = [n.rsplit("_v", 1)[0] for n in envs.GAMES if isinstance(make_game(n), CompiledGame)]
 
 
 def test_scalar_rng_gives_the_streams_of_rng_py():
