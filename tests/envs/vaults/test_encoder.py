@@ -1,4 +1,5 @@
-"""The observation encoder: exact float32 values, batch independence, reused buffers."""
+"""The observation: exact float32 values, batch independence, reused buffers; and the former
+NumPy encoder's kept parts (the reference of the port harness)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import numpy as np
 import pytest
 from heistbench.agents.base import sample_legal
 from heistbench.envs.vaults import components as C
-from heistbench.envs.vaults.encoder import _mark_changed
 from heistbench.envs.vaults.kernel import Vaults
+
+from . import numpy_kernel
+from .numpy_encoder import SMALL_BATCH, Encoder, _mark_changed
 
 
 def _played(game: Vaults, B: int, steps: int, seed: int = 0):
@@ -59,9 +62,7 @@ def test_pooled_buffers_are_not_shared_while_held():
 def test_small_batches_reuse_only_unchanged_parts(n):
     """Along a game, and across games, an encoder that kept parts of its seat blocks from the
     previous call gives exactly what a fresh encoder gives."""
-    from heistbench.envs.vaults.encoder import Encoder
-
-    game = Vaults(num_players=n, validate=False)
+    game = numpy_kernel.Vaults(num_players=n, validate=False)
     kept = Encoder(game)
     st = game.init(np.arange(3) + 11)
     rng = np.random.default_rng(n)
@@ -75,9 +76,7 @@ def test_small_batches_reuse_only_unchanged_parts(n):
 def test_large_batches_rebuild_exactly_the_changed_rows():
     """Stepping a batch (larger than the small-batch limit) and switching to another batch of
     the same size: an encoder that rebuilds only the changed seat rows matches a fresh one."""
-    from heistbench.envs.vaults.encoder import SMALL_BATCH, Encoder
-
-    game = Vaults(num_players=3, validate=False)
+    game = numpy_kernel.Vaults(num_players=3, validate=False)
     B = SMALL_BATCH + 9
     kept = Encoder(game)
     batches = [game.init(np.arange(B)), game.init(np.arange(B) + B)]
@@ -95,9 +94,7 @@ def test_large_batches_move_only_the_seat_blocks_not_in_place(n):
     another seat, and calls interrupted before and after the one-hots are set: the blocks left
     in place from the last call, and those scattered again, give exactly what a fresh encoder
     gives."""
-    from heistbench.envs.vaults.encoder import SMALL_BATCH, Encoder
-
-    game = Vaults(num_players=n, validate=False)
+    game = numpy_kernel.Vaults(num_players=n, validate=False)
     B = SMALL_BATCH + 40
     kept = Encoder(game)
     st = game.init(np.arange(B) + 3)

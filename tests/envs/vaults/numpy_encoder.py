@@ -37,12 +37,11 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from ..core.buffers import BufferPool
-from . import components as C
+from heistbench.envs.core.buffers import BufferPool
+from heistbench.envs.vaults import components as C
 
 if TYPE_CHECKING:
-    from .kernel import Vaults, VaultsState
+    from .numpy_kernel import Vaults, VaultsState
 
 SEAT_HAND, SEAT_VAULTS, SEAT_TOP, SEAT_FAILS, SEAT_PILE = 2, 57, 58, 86, 87  # seat block
 MINE = 192  # my_hand, my_hand_known and my_peeks, per seat
@@ -223,7 +222,7 @@ class Encoder:
         seat offsets from the observer, v - me in [-N, N), shifted by N); each table row reads
         one of them, or a combination `dec * m + x` for the fields that show only while a
         decision is pending, or a per-pile value."""
-        from .kernel import WIN_ACTION, WIN_CRACK
+        from .numpy_kernel import WIN_ACTION, WIN_CRACK
 
         N, K, col = self.N, self.K, self.col
         dump = col["goal"]
