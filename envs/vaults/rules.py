@@ -213,9 +213,10 @@ def next_event(g) -> None:
 
 @jit
 def hand_total(g, p: int) -> int:
+    hand = g.hand[p]
     n = 0
     for t in range(HT):
-        n += int(g.hand[p, t])
+        n += int(hand[t])
     return n
 
 
@@ -258,21 +259,23 @@ def push(g, e: int) -> None:
 @jit
 def crew_counts(g, p: int, k: int) -> tuple[int, int, int]:
     """(bosses, members, tools) in crew k of seat p."""
+    cr = g.crew[p, k]
     b = m = t = 0
     for x in range(M0):
-        b += int(g.crew[p, k, x])
+        b += int(cr[x])
     for x in range(M0, T0):
-        m += int(g.crew[p, k, x])
+        m += int(cr[x])
     for x in range(T0, C.N_CREW_TYPES):
-        t += int(g.crew[p, k, x])
+        t += int(cr[x])
     return b, m, t
 
 
 @jit
 def crew_exists(g, p: int, k: int) -> bool:
     """A crew exists while it holds a boss or a member."""
+    cr = g.crew[p, k]
     for x in range(T0):
-        if g.crew[p, k, x] > 0:
+        if cr[x] > 0:
             return True
     return False
 
@@ -285,13 +288,30 @@ def tool_room(g, p: int, k: int) -> bool:
 
 
 @jit
-def crew_skill(g, p: int, k: int, s: int, tools_twice: bool) -> int:
-    """Skill s of crew k's cards (every tool twice: the most overloads can give)."""
-    n = 0
+def max_skills(g, p: int, k: int) -> tuple[int, int, int]:
+    """Crew k's skills with every tool counted twice (the most overloads can give) and its
+    modifiers, never below 0: what a crack target is checked against before the overloads."""
+    s0, s1, s2 = int(g.mods[p, k, 0]), int(g.mods[p, k, 1]), int(g.mods[p, k, 2])
+    cr = g.crew[p, k]
     for x in range(C.N_CREW_TYPES):
-        v = int(g.crew[p, k, x]) * SKILLS[x, s]
-        n += 2 * v if tools_twice and x >= T0 else v
-    return n
+        n = int(cr[x])
+        if n:
+            n *= 2 if x >= T0 else 1
+            s0 += n * SKILLS[x, 0]
+            s1 += n * SKILLS[x, 1]
+            s2 += n * SKILLS[x, 2]
+    return max(s0, 0), max(s1, 0), max(s2, 0)
+
+
+@jit
+def seat_counts(g, p: int, c) -> np.ndarray:
+    """(bosses, members, tools) of each of p's crew slots [K_MAX, 3]."""
+    out = np.zeros((K_MAX, 3), np.int64)
+    cr = g.crew[p]
+    for k in range(c.K):
+        for x in range(C.N_CREW_TYPES):
+            out[k, CLASS_OF[x]] += cr[k, x]
+    return out
 
 
 @jit
@@ -1208,8 +1228,23 @@ def response(g, a: int, c) -> None:
 
 
 @jit
-def effect_usable(g, e: int, c) -> bool:
-    """The decision owner may use disrupt effect e now."""
+def in_play(g, c) -> tuple[bool, bool, bool]:
+    """Whether a boss, a member, a tool is in some crew in play."""
+    boss = mem = tool = False
+    cr = g.crew
+    for q in range(c.num_players):
+        for k in range(c.K):
+            for x in range(C.N_CREW_TYPES):
+                if cr[q, k, x]:
+                    boss |= x < M0
+                    mem |= M0 <= x < T0
+                    tool |= x >= T0
+    return boss, mem, tool
+
+
+@jit
+def effect_usable(g, e: int, play: tuple[bool, bool, bool], c) -> bool:
+    """The decision owner may use disrupt effect e now (play: `in_play`)."""
     p = int(g.owner)
     if g.win_kind == WIN_CRACK:
         ctx = CTX_CRACK_ACTIVE if p == g.active else CTX_CRACK_OTHER
@@ -1224,13 +1259,7 @@ def effect_usable(g, e: int, c) -> bool:
     if e == E_D_DRAW:
         return g.deck_len > 0
     if e == E_D_JAIL_TOOL or e == E_D_TIPOFF or e == E_D_SABOTAGE or e == E_D_REINFORCE:
-        boss = mem = tool = False
-        for q in range(c.num_players):
-            for k in range(c.K):
-                b, m, t = crew_counts(g, q, k)
-                boss |= b > 0
-                mem |= m > 0
-                tool |= t > 0
+        boss, mem, tool = play
         if e == E_D_JAIL_TOOL:
             return tool
         if e == E_D_TIPOFF:
@@ -1256,9 +1285,10 @@ def effect_usable(g, e: int, c) -> bool:
 
 
 @jit
-def disrupt_usable(g, d: int, c) -> bool:
+def disrupt_usable(g, d: int, play: tuple[bool, bool, bool], c) -> bool:
     """One of disrupt d's two effects is usable now."""
-    return effect_usable(g, DISRUPT_EFFECTS[d, 0], c) or effect_usable(g, DISRUPT_EFFECTS[d, 1], c)
+    return (effect_usable(g, DISRUPT_EFFECTS[d, 0], play, c)
+            or effect_usable(g, DISRUPT_EFFECTS[d, 1], play, c))
 
 
 # == the end of the turn: the hand limit [RB "Action Management & Hand Size"] =====================
@@ -1354,8 +1384,9 @@ def refresh_mask(g, c) -> int:
             m[c.a_crew + k] = tool_room(g, o, k) and not (g.tgt_player == o and k == g.tgt_crew)
     elif d == MOVE_CARD:
         src = int(g.src_crew)
+        cnt = seat_counts(g, p, c)
         for x in range(C.N_CREW_TYPES):
-            m[x] = g.crew[p, src, x] > 0 and can_move(g, p, src, CLASS_OF[x], c)
+            m[x] = g.crew[p, src, x] > 0 and can_move(cnt, src, CLASS_OF[x], c)
     elif d == MOVE_DEST:
         mask_move_dest(g, m, c)
     elif d == SWAP_CARD:
@@ -1363,11 +1394,8 @@ def refresh_mask(g, c) -> int:
         for x in range(C.N_CREW_TYPES):
             m[x] = g.crew[p, k, x] > 0 and CLASS_OF[x] == cls
     elif d == CRACK_TARGET:
-        k = int(g.crack_crew)
         key = holds_key(g, p)
-        s0 = max(crew_skill(g, p, k, 0, True) + int(g.mods[p, k, 0]), 0)
-        s1 = max(crew_skill(g, p, k, 1, True) + int(g.mods[p, k, 1]), 0)
-        s2 = max(crew_skill(g, p, k, 2, True) + int(g.mods[p, k, 2]), 0)
+        s0, s1, s2 = max_skills(g, p, int(g.crack_crew))
         for t in range(6):
             m[c.a_pile + t] = target_met(g, t, s0, s1, s2, key, c)
     elif d == OVERLOAD:
@@ -1380,13 +1408,15 @@ def refresh_mask(g, c) -> int:
             m[x] = g.hand[p, x] > 0
         m[c.a_pass] = combo_met(g, c)
     elif d == RESPONSE:
+        play = in_play(g, c)
         for x in range(C.N_DISRUPT):
-            m[D0 + x] = g.hand[o, D0 + x] > 0 and disrupt_usable(g, x, c)
+            m[D0 + x] = g.hand[o, D0 + x] > 0 and disrupt_usable(g, x, play, c)
         m[c.a_pass] = 1
     elif d == DISRUPT_EFFECT:
         x = int(g.card_in_play) - D0
-        m[c.a_opt] = effect_usable(g, DISRUPT_EFFECTS[x, 0], c)
-        m[c.a_opt + 1] = effect_usable(g, DISRUPT_EFFECTS[x, 1], c)
+        play = in_play(g, c)
+        m[c.a_opt] = effect_usable(g, DISRUPT_EFFECTS[x, 0], play, c)
+        m[c.a_opt + 1] = effect_usable(g, DISRUPT_EFFECTS[x, 1], play, c)
     elif d == DISCARD:
         for x in range(HT):
             m[x] = g.hand[p, x] > 0
@@ -1417,34 +1447,36 @@ def mask_main(g, m: np.ndarray, c) -> None:
     p = int(g.active)
     m[c.a_end] = 1
     act = g.actions > 0
+    cnt = seat_counts(g, p, c)
     # a card can be played if its class has a destination: a crew with room, a new crew
     # (bosses, members), the Police station (bosses, while a disrupt can be had)
-    dest = np.zeros(3, np.bool_)
+    room = np.zeros(3, np.bool_)
     free = False
     for k in range(K):
-        cnt = crew_counts(g, p, k)
-        ex = cnt[0] + cnt[1] > 0
+        ex = cnt[k, 0] + cnt[k, 1] > 0
         free |= not ex
         for cl in range(3):
-            dest[cl] |= ex and cnt[cl] < CLASS_CAP[cl]
-    dest[0] |= free or can_gain_disrupt(g)
-    dest[1] |= free
+            room[cl] |= ex and cnt[k, cl] < CLASS_CAP[cl]
+    room[0] |= free or can_gain_disrupt(g)
+    room[1] |= free
     if act:
         for x in range(D0):
-            m[x] = g.hand[p, x] > 0 and dest[CLASS_OF[x]]
-    for x in range(C.N_DISRUPT):  # disrupts are free
-        if g.hand[p, D0 + x] > 0:
-            m[D0 + x] = disrupt_usable(g, x, c)
+            m[x] = g.hand[p, x] > 0 and room[CLASS_OF[x]]
+    if holds_disrupt(g, p):  # disrupts are free
+        play = in_play(g, c)
+        for x in range(C.N_DISRUPT):
+            if g.hand[p, D0 + x] > 0:
+                m[D0 + x] = disrupt_usable(g, x, play, c)
     if not act:
         return
     key = holds_key(g, p)
     for k in range(K):
-        m[c.a_move + k] = movable(g, p, k, c)
-        if not crew_exists(g, p, k) or g.spent[p, k] or g.blocked[p, k] or g.phase > 3:
+        for cl in range(3):
+            if cnt[k, cl] > 0 and can_move(cnt, k, cl, c):
+                m[c.a_move + k] = 1
+        if cnt[k, 0] + cnt[k, 1] == 0 or g.spent[p, k] or g.blocked[p, k] or g.phase > 3:
             continue
-        s0 = max(crew_skill(g, p, k, 0, True) + int(g.mods[p, k, 0]), 0)
-        s1 = max(crew_skill(g, p, k, 1, True) + int(g.mods[p, k, 1]), 0)
-        s2 = max(crew_skill(g, p, k, 2, True) + int(g.mods[p, k, 2]), 0)
+        s0, s1, s2 = max_skills(g, p, k)
         for t in range(6):
             if target_met(g, t, s0, s1, s2, key, c):
                 m[c.a_crack + k] = 1
@@ -1458,34 +1490,24 @@ def mask_main(g, m: np.ndarray, c) -> None:
 
 
 @jit
-def movable(g, p: int, k: int, c) -> bool:
-    for cl in range(3):
-        if crew_counts(g, p, k)[cl] > 0 and can_move(g, p, k, cl, c):
-            return True
-    return False
-
-
-@jit
-def can_move(g, p: int, k: int, cls: int, c) -> bool:
-    """A card of class cls in crew k of p could move [RB "Forming Crews"; spec §2.6]: a tool
-    to any other crew (a move, or a swap if it is full); a boss or member to another crew
-    full in its class (a swap), or one with room while the source stays valid (keeps a boss
-    or member, or has no tools), or to a free slot while the source keeps a boss or member."""
+def can_move(cnt: np.ndarray, k: int, cls: int, c) -> bool:
+    """A card of class cls in crew k (of a seat with crew counts cnt) could move [RB "Forming
+    Crews"; spec §2.6]: a tool to any other crew (a move, or a swap if it is full); a boss or
+    member to another crew full in its class (a swap), or one with room while the source stays
+    valid (keeps a boss or member, or has no tools), or to a free slot while the source keeps
+    a boss or member."""
     n_ex = n_room = 0
     free = False
     for kk in range(c.K):
-        cnt = crew_counts(g, p, kk)
-        ex = cnt[0] + cnt[1] > 0
+        ex = cnt[kk, 0] + cnt[kk, 1] > 0
         free |= not ex
         if kk != k and ex:
             n_ex += 1
-            if cnt[cls] < CLASS_CAP[cls]:
-                n_room += 1
+            n_room += cnt[kk, cls] < CLASS_CAP[cls]
     if cls == 2:
         return n_ex > 0
-    b, m, t = crew_counts(g, p, k)
-    keeps = b + m >= 2
-    valid_after = keeps or t == 0
+    keeps = cnt[k, 0] + cnt[k, 1] >= 2
+    valid_after = keeps or cnt[k, 2] == 0
     return n_ex > n_room or (valid_after and n_room > 0) or (keeps and free)
 
 
@@ -1493,15 +1515,14 @@ def can_move(g, p: int, k: int, cls: int, c) -> bool:
 def mask_move_dest(g, m: np.ndarray, c) -> None:
     p, src = int(g.active), int(g.src_crew)
     cls = CLASS_OF[g.move_card]
-    sb, sm, st = crew_counts(g, p, src)
-    keeps = sb + sm - 1 >= 1
-    valid_after = cls == 2 or keeps or st == 0
+    cnt = seat_counts(g, p, c)
+    keeps = cnt[src, 0] + cnt[src, 1] - 1 >= 1
+    valid_after = cls == 2 or keeps or cnt[src, 2] == 0
     free = False
     for k in range(c.K):
-        cnt = crew_counts(g, p, k)
-        ex = cnt[0] + cnt[1] > 0
+        ex = cnt[k, 0] + cnt[k, 1] > 0
         free |= not ex
-        room = cnt[cls] < CLASS_CAP[cls]
+        room = cnt[k, cls] < CLASS_CAP[cls]
         m[c.a_crew + k] = k != src and ex and ((room and valid_after) or not room)
     m[c.a_new] = cls < 2 and keeps and free
 
@@ -1526,30 +1547,35 @@ def mask_target_player(g, m: np.ndarray, c) -> None:
         m[c.a_player + r] = ok
 
 
-# == observation [spec §4] ========================================================================
+ONE, TWO = np.float32(1), np.float32(2)
+
+
+# == observation [spec §4] ======================================================================
 @jit
 def put(out: np.ndarray, i: int, v, d: float) -> int:
-    """Write a small integer divided by its scale at column i; returns the next column (a
-    float32 division, exact for every value these fields take)."""
-    out[i] = np.float32(v) / np.float32(d)
+    """Write a small integer divided by its scale at column i (a float32 division, exact for
+    every value these fields take) unless it is 0 (the row starts zeroed); returns i + 1."""
+    if v != 0:
+        out[i] = np.float32(v) / np.float32(d)
     return i + 1
 
 
 @jit
 def put_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
     """A one-hot of `size` columns at i, hot at k (none when k is outside 0..size-1)."""
-    for x in range(size):
-        out[i + x] = 1.0 if x == k else 0.0
+    if 0 <= k < size:
+        out[i + k] = 1.0
     return i + size
 
 
 @jit
 def observe(g, seat: int, out: np.ndarray, c) -> None:
-    """What `seat` may know, in the layout's column order (`kernel.Vaults` builds the layout):
-    the table, every seat's block clockwise from the observer (its own with the whole hand),
-    the public piles and the Police station, then the pending decision (shown to its owner
-    only) and the context of the effect or crack under way."""
+    """What `seat` may know, in the layout's column order (`kernel._observation_layout`): the
+    table, every seat's block clockwise from the observer (its own with the whole hand), the
+    public piles and the Police station, then the pending decision (its owner only) and the
+    context of the effect or crack under way. The row is zeroed, then its nonzero values set."""
     N, K, me = c.num_players, c.K, seat
+    out[:] = 0.0
     i = put_hot(out, 0, 3, N - 2)
     i = put(out, i, c.goal, C.TOTAL_LOOT)
     i = put(out, i, g.deck_len, C.DECK_SIZE)
@@ -1561,19 +1587,20 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     i = put(out, i, min(int(g.actions), 6), 6)
     i = put(out, i, g.can_draw, 1)
     i = put_hot(out, i, 3, int(g.draw_source))
+    hand, known = g.hand[me], g.known[me]
     for t in range(HT):
-        i = put(out, i, g.hand[me, t], 2)
-    for t in range(HT):
-        i = put(out, i, g.known[me, t], 2)
+        if hand[t]:
+            out[i + t] = np.float32(hand[t]) / TWO
+            out[i + HT + t] = np.float32(known[t]) / TWO
+    i += 2 * HT
     for j in range(3):  # my peeks: the top's id if I know its front, else "unknown" (27)
         n = int(g.vpub_len[j])
-        top = int(g.vpub[j, n - 1]) if n > 0 else -1
-        hot = -1 if top < 0 else top if g.known_face[me, top] else 27
-        i = put_hot(out, i, 28, hot)
-    offer = g.dec == BOSS_CHOICE and g.boss_pick[me] < 0
-    for b in range(C.N_BOSS):
-        out[i + b] = 1.0 if offer and (g.boss_offer[me, 0] == b or g.boss_offer[me, 1] == b) \
-            else 0.0
+        if n > 0:
+            top = int(g.vpub[j, n - 1])
+            out[i + (top if g.known_face[me, top] else 27)] = 1.0
+        i += 28
+    if g.dec == BOSS_CHOICE and g.boss_pick[me] < 0:
+        out[i + int(g.boss_offer[me, 0])] = out[i + int(g.boss_offer[me, 1])] = 1.0
     i += C.N_BOSS
     for r in range(N):
         i = seat_block(g, (me + r) % N, r == 0, out, i, c)
@@ -1582,14 +1609,16 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
         i = put(out, i, n, C.PILE_SIZE)
         i = put_hot(out, i, 10, VAULT_GROUP[g.vpub[j, n - 1]] if n > 0 else 9)
     for v in range(C.N_VAULTS):
-        i = put(out, i, g.revealed[v], 1)
+        if g.revealed[v]:
+            out[i + v] = 1.0
+    i += C.N_VAULTS
     for grp in range(C.N_GROUPS):
-        seen = 0
-        for v in range(3 * grp, 3 * grp + 3):
-            seen += int(g.revealed[v])
-        i = put(out, i, 3 - seen, 3)
+        i = put(out, i, 3 - int(g.revealed[3 * grp]) - int(g.revealed[3 * grp + 1])
+                - int(g.revealed[3 * grp + 2]), 3)
     for t in range(C.N_CREW_TYPES):
-        i = put(out, i, g.police_count[t], 2)
+        if g.police_count[t]:
+            out[i + t] = np.float32(g.police_count[t]) / TWO
+    i += C.N_CREW_TYPES
     for j in range(3):
         n = int(g.pc_len)
         i = put_hot(out, i, 33, int(g.pchar[n - 1 - j]) if n > j else 32)
@@ -1597,7 +1626,9 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
         n = int(g.pt_len)
         i = put_hot(out, i, 13, int(g.ptool[n - 1 - j]) - T0 if n > j else 12)
     for x in range(C.N_DISRUPT):
-        i = put(out, i, g.dused[x], 2)
+        if g.dused[x]:
+            out[i + x] = np.float32(g.dused[x]) / TWO
+    i += C.N_DISRUPT
     d = int(g.dec)
     i = put_hot(out, i, NUM_DECISIONS, d if g.owner == me else -1)
     i = put_hot(out, i, HT, int(g.card_in_play))
@@ -1610,18 +1641,18 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
                   or d == SWAP_CARD)
     i = put_hot(out, i, K, int(g.tgt_crew) if shows_crew else -1)
     t = int(g.crack_target)
-    cracking = t >= 0
-    i = put_hot(out, i, K, int(g.crack_crew) if cracking else -1)
-    if cracking and t >= 3:
-        t = 3 + (int(g.active) + t - 2 - me) % N
-    i = put_hot(out, i, 7, t)
-    for s in range(3):
-        i = put(out, i, min(crack_skill(g, s), 30) if cracking else 0, 30)
-    v = target_top(g, int(g.crack_target), c) if cracking else -1
-    for s in range(3):
-        i = put(out, i, VAULT_COMBO[v, s] if v >= 0 else 0, 10)
+    if t >= 0:
+        out[i + int(g.crack_crew)] = 1.0
+        out[i + K + (t if t < 3 else 3 + (int(g.active) + t - 2 - me) % N)] = 1.0
+        v = target_top(g, t, c)
+        for s in range(3):
+            put(out, i + K + 7 + s, min(crack_skill(g, s), 30), 30)
+            put(out, i + K + 10 + s, VAULT_COMBO[v, s] if v >= 0 else 0, 10)
+    i += K + 13
     for x in range(12):
-        i = put(out, i, g.over[x], 2)
+        if g.over[x]:
+            out[i + x] = np.float32(g.over[x]) / TWO
+    i += 12
     i = put(out, i, g.key_used, 1)
     i = put(out, i, g.win_kind == WIN_CRACK, 1)
     i = put(out, i, g.win_kind == WIN_ACTION, 1)
@@ -1632,27 +1663,29 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
 def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
     """One seat's block: hand sizes, known hand (the observer's own: the whole hand), loot,
     vault pile, turns taken, then its crew slots."""
-    n = hand_total(g, q)
-    nd = 0
-    for t in range(D0, HT):
-        nd += int(g.hand[q, t])
-    i = put(out, i, min(n, 10), 10)
-    i = put(out, i, min(nd, 5), 5)
+    n = nd = 0
+    hand, known = g.hand[q], g.known[q]
     for t in range(HT):
-        i = put(out, i, g.hand[q, t] if mine else g.known[q, t], 2)
+        h = int(hand[t])
+        n += h
+        nd += h if t >= D0 else 0
+        v = h if mine else int(known[t])
+        if v:
+            out[i + 2 + t] = np.float32(v) / TWO
+    put(out, i, min(n, 10), 10)
+    put(out, i + 1, min(nd, 5), 5)
+    i += 2 + HT
     i = put(out, i, min(int(g.loot[q]), c.goal), c.goal)
     ln = int(g.vpriv_len[q])
     i = put(out, i, ln, C.N_VAULTS)
     i = put_hot(out, i, 28, int(g.vpriv[q, ln - 1]) if ln > 0 else 27)
     fails = 0
-    for x in range(ln):
-        fails += 1 - VAULT_SUCCESS[g.vpriv[q, x]]
-    i = put(out, i, fails, 8)
-    for v in range(C.N_VAULTS):
-        out[i + v] = 0.0
-    for x in range(ln):  # depth from the top: the top is 1
-        out[i + int(g.vpriv[q, x])] = np.float32(ln - x) / np.float32(C.N_VAULTS)
-    i += C.N_VAULTS
+    for x in range(ln):  # each vault at its id's column, as its depth from the top (1 = top)
+        v = int(g.vpriv[q, x])
+        fails += 1 - VAULT_SUCCESS[v]
+        out[i + 1 + v] = np.float32(ln - x) / np.float32(C.N_VAULTS)
+    put(out, i, fails, 8)
+    i += 1 + C.N_VAULTS
     i = put(out, i, min(int(g.turns_taken[q]), 300), 300)
     for k in range(c.K):
         i = crew_block(g, q, k, out, i)
@@ -1663,19 +1696,28 @@ def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
 def crew_block(g, q: int, k: int, out: np.ndarray, i: int) -> int:
     """exists, boss one-hot, member and tool counts / 2, skills / 30, spent, blocked,
     modifiers (m + 6) / 12."""
-    i = put(out, i, crew_exists(g, q, k), 1)
-    for x in range(C.N_BOSS):
-        i = put(out, i, g.crew[q, k, x], 1)
-    for x in range(M0, C.N_CREW_TYPES):
-        i = put(out, i, g.crew[q, k, x], 2)
-    for s in range(3):
-        v = crew_skill(g, q, k, s, False) + int(g.mods[q, k, s])
-        i = put(out, i, min(max(v, 0), 30), 30)
+    s0 = s1 = s2 = 0
+    chars = False
+    cr = g.crew[q, k]
+    for x in range(C.N_CREW_TYPES):
+        n = int(cr[x])
+        if n:
+            chars |= x < T0
+            out[i + 1 + x] = np.float32(n) / (ONE if x < M0 else TWO)
+            s0 += n * SKILLS[x, 0]
+            s1 += n * SKILLS[x, 1]
+            s2 += n * SKILLS[x, 2]
+    put(out, i, chars, 1)
+    i += 1 + C.N_CREW_TYPES
+    m0, m1, m2 = int(g.mods[q, k, 0]), int(g.mods[q, k, 1]), int(g.mods[q, k, 2])
+    i = put(out, i, min(max(s0 + m0, 0), 30), 30)
+    i = put(out, i, min(max(s1 + m1, 0), 30), 30)
+    i = put(out, i, min(max(s2 + m2, 0), 30), 30)
     i = put(out, i, g.spent[q, k], 1)
     i = put(out, i, g.blocked[q, k], 1)
-    for s in range(3):
-        i = put(out, i, min(max(int(g.mods[q, k, s]) + 6, 0), 12), 12)
-    return i
+    i = put(out, i, min(max(m0 + 6, 0), 12), 12)
+    i = put(out, i, min(max(m1 + 6, 0), 12), 12)
+    return put(out, i, min(max(m2 + 6, 0), 12), 12)
 
 
 DRIVERS = load_drivers("vaults", HERE, setup=setup, resume=resume, apply=apply,

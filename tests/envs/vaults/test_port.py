@@ -60,28 +60,33 @@ def random_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
 
 
 def play_side_by_side(options: dict, steps: int, seed: int = 0) -> int:
-    """Play batches of whole games until `steps` agent steps are compared (a random game is
-    about a thousand steps); returns the number compared."""
-    batch = int(np.clip(steps // 1000, 2, 128))
+    """Play until `steps` agent steps are compared, on a batch whose finished games are
+    replaced by fresh ones (so that it holds games of every age); returns the number compared.
+    A finished game's scores, rank keys and winners are compared before it is replaced."""
     old_game = numpy_kernel.Vaults(**options)
     new_game = Game(**options)
     rng = np.random.default_rng(seed)
-    done_steps, first_seed = 0, 100_000 * seed
+    batch = int(np.clip(steps // 1000, 4, 512))
+    next_seed = 100_000 * seed + batch
+    old, new = old_game.init(np.arange(batch)), new_game.init(np.arange(batch))
+    assert_same(old_game, new_game, old, new, f"init {options}")
+    done_steps = 0
     while done_steps < steps:
-        seeds = np.arange(first_seed, first_seed + batch)
-        first_seed += batch
-        old, new = old_game.init(seeds), new_game.init(seeds)
-        assert_same(old_game, new_game, old, new, f"init {options}")
-        while not old.done.all():
-            acts = random_actions(rng, old.legal_action_mask)
-            live = int((~old.done).sum())
-            old_game.step(old, acts)
-            new_game.step(new, acts)
-            done_steps += live
-            assert_same(old_game, new_game, old, new, f"{options} after {done_steps} steps")
-        np.testing.assert_array_equal(new_game.scores(new), old_game.scores(old))
-        np.testing.assert_array_equal(new_game.rank_keys(new), old_game.rank_keys(old))
-        np.testing.assert_array_equal(new_game.winners(new), old_game.winners(old))
+        acts = random_actions(rng, old.legal_action_mask)
+        old_game.step(old, acts)
+        new_game.step(new, acts)
+        done_steps += batch
+        assert_same(old_game, new_game, old, new, f"{options} after {done_steps} steps")
+        over = np.flatnonzero(old.done)
+        if over.size:
+            a, b = old[over], new[over]
+            np.testing.assert_array_equal(new_game.scores(b), old_game.scores(a))
+            np.testing.assert_array_equal(new_game.rank_keys(b), old_game.rank_keys(a))
+            np.testing.assert_array_equal(new_game.winners(b), old_game.winners(a))
+            seeds = np.arange(next_seed, next_seed + over.size)
+            next_seed += over.size
+            old[over], new[over] = old_game.init(seeds), new_game.init(seeds)
+            assert_same(old_game, new_game, old, new, f"{options}: fresh games")
     return done_steps
 
 
