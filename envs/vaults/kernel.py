@@ -56,11 +56,11 @@ def _redeal(s: VaultsState, b: int, owners: list[int], cards: slice, deck: np.nd
 
 
 class Vaults(CompiledGame):
-    """Vaults for 2-4 players (see the module docs of `vaults_v0`)."""
+    """Vaults for 2-4 players (see the module docs of `vaults_v1`)."""
 
-    name: ClassVar[str] = "vaults_v0"
+    name: ClassVar[str] = "vaults_v1"
     title: ClassVar[str] = "Vaults"
-    version: ClassVar[int] = 0
+    version: ClassVar[int] = 1
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     score_scale: ClassVar[float] = 400.0
     GAME_OPTIONS: ClassVar[dict[str, Option]] = {
@@ -75,9 +75,10 @@ class Vaults(CompiledGame):
         "max_crews": Option(6, "crew slots per player (the rulebook sets no limit)",
                             check=lambda v: isinstance(v, int) and 2 <= v <= R.K_MAX,
                             allowed=f"an int in 2..{R.K_MAX}"),
-        "response_windows": Option("crack", "when other players may play disrupts: after each "
-                                   "crack declaration, after every action, or never",
-                                   R.WINDOW_NAMES[1:] + R.WINDOW_NAMES[:1]),
+        "response_windows": Option("every_action", "when other players may play disrupts: after "
+                                   "every action and crack declaration (the rulebook's 'at any "
+                                   "time'), after crack declarations only, or never",
+                                   R.WINDOW_NAMES[::-1]),
         "max_turns": Option(1000, "stall guard: the game ends as at deck exhaustion after this "
                             "many turns in total",
                             check=lambda v: isinstance(v, int) and v >= 100,
@@ -109,6 +110,7 @@ class Vaults(CompiledGame):
         self.goal = o["goal"]
         self.max_turns = o["max_turns"]
         self.windows = o["response_windows"]
+        self.score_scale = float(self.goal)  # reward="score": the margin over the goal [spec §5]
         self.action_layout = _action_layout(K)
         start = self.action_layout.start
         assert start == {k: v for k, v in R.action_starts(K).items() if k != "size"}
@@ -126,6 +128,8 @@ class Vaults(CompiledGame):
         c["first_player"] = -1 if fp is None else fp
         c["goal"], c["max_turns"], c["K"] = self.goal, self.max_turns, self.K
         c["windows"] = R.WINDOW_NAMES.index(self.windows)
+        # forced decisions are played by the rules (`rules.resume`), which never force a RESPONSE
+        c["force"], c["auto_forced"] = self.auto_forced, False
         for name, attr in (("a_move", "A_MOVE"), ("a_crack", "A_CRACK"), ("a_draw", "A_DRAW"),
                            ("a_end", "A_END"), ("a_crew", "A_CREW"), ("a_new", "A_NEW"),
                            ("a_police", "A_POLICE"), ("a_player", "A_PLAYER"),
@@ -150,6 +154,10 @@ class Vaults(CompiledGame):
     def secret_decision(self, state: VaultsState) -> np.ndarray:
         """The bosses chosen at setup stay hidden until everybody has chosen."""
         return state.dec == D["BOSS_CHOICE"]
+
+    def asked_always(self, state: VaultsState) -> np.ndarray:
+        """A disrupt holder's response is asked even when only passing is legal [spec §2.9]."""
+        return state.dec == D["RESPONSE"]
 
     def conserved(self, state: VaultsState) -> dict[str, np.ndarray]:
         """76 crew cards, 20 disrupts and 27 vaults, wherever they are (the main deck is

@@ -151,6 +151,7 @@ STATE_FIELDS = (
     ("actions", np.int8, (), "actions left this turn"),
     ("can_draw", np.bool_, (), "the turn started with fewer than five cards"),
     ("draw_source", np.int8, (), "0 none yet, 1 main deck, 2 Police station"),
+    ("draws", np.int8, (), "cards drawn in this turn's Draw/bailout phase (at most three)"),
     ("turns_taken", np.int16, ("N",), "turns each player has completed"),
     ("turns_total", np.int16, (), "turns played"),
     ("dec", np.int8, (), "pending decision (components.DECISIONS)"),
@@ -178,6 +179,7 @@ STATE_FIELDS = (
 CONFIG_FIELDS = (
     ("first_player", np.int64), ("goal", np.int64), ("max_turns", np.int64),
     ("windows", np.int64), ("K", np.int64),
+    ("force", np.bool_),  # auto_forced: played here, since RESPONSE is never forced
     # action ids (they depend on the number of crew slots K)
     ("a_move", np.int64), ("a_crack", np.int64), ("a_draw", np.int64), ("a_end", np.int64),
     ("a_crew", np.int64), ("a_new", np.int64), ("a_police", np.int64), ("a_player", np.int64),
@@ -515,6 +517,7 @@ def start_turn(g, p: int) -> None:
     g.actions = C.ACTIONS_PER_TURN
     g.phase = 1
     g.draw_source = 0
+    g.draws = 0
     g.can_draw = hand_total(g, p) < C.HAND_LIMIT
 
 
@@ -603,19 +606,24 @@ def apply(g, a: int, c) -> None:
 def resume(g, c) -> None:
     """Resolve queued effects, windows and turn changes until a decision is pending (its mask
     set) or the game is over."""
-    for _ in range(400):  # a guard against effects that never settle
-        if g.game_over or g.dec != NONE:
-            break
-        if g.slen > 0:
-            start_effect(g, c)
-        else:
-            go_on(g, c)
-    else:
-        raise RuntimeError("vaults: effect resolution did not settle")
-    if g.game_over:
-        finish(g, c)
-    else:
-        refresh_mask(g, c)
+    for _ in range(c.max_steps):  # a guard against effects that never settle
+        if g.game_over:
+            finish(g, c)
+            return
+        if g.dec == NONE:
+            if g.slen > 0:
+                start_effect(g, c)
+            else:
+                go_on(g, c)
+            continue
+        # a decision: its mask, and with auto_forced a single legal action is played, except
+        # a RESPONSE: a disrupt holder is always asked, so the turn order tells nothing about
+        # which disrupts he holds [spec §2.9, §3.3]
+        n = refresh_mask(g, c)
+        if not (c.force and n == 1 and g.dec != RESPONSE):
+            return
+        apply(g, scalar.single_legal(g.legal_action_mask), c)
+    raise RuntimeError("vaults: automatic play did not settle")
 
 
 @jit
@@ -703,8 +711,9 @@ def play_disrupt(g, p: int, a: int) -> None:
 
 @jit
 def draw_action(g, p: int, src: int, c) -> None:
-    """1. Draw/Bailout: one card per action from one source [RB]."""
+    """1. Draw/Bailout: one card per action from one source, three at most [RB, FAQ]."""
     g.actions -= 1
+    g.draws += 1
     if src == 0:
         draw_main(g, p)
         g.draw_source = 1
@@ -1482,7 +1491,7 @@ def mask_main(g, m: np.ndarray, c) -> None:
                 m[c.a_crack + k] = 1
                 break
     # draws: phase 1 only, one source, not with five cards at the start of the turn
-    if g.phase == 1 and g.can_draw:
+    if g.phase == 1 and g.can_draw and g.draws < C.MAX_DRAWS:
         src = g.draw_source
         m[c.a_draw] = src != 2 and g.deck_len > 0
         m[c.a_draw + 1] = src != 1 and g.pc_len > 0
@@ -1641,8 +1650,9 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
                   or d == SWAP_CARD)
     i = put_hot(out, i, K, int(g.tgt_crew) if shows_crew else -1)
     t = int(g.crack_target)
-    if t >= 0:
+    if t >= 0 or d == CRACK_TARGET:  # the declared crew is public from the declaration on
         out[i + int(g.crack_crew)] = 1.0
+    if t >= 0:
         out[i + K + (t if t < 3 else 3 + (int(g.active) + t - 2 - me) % N)] = 1.0
         v = target_top(g, t, c)
         for s in range(3):

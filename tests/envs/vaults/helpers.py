@@ -49,8 +49,9 @@ def check_invariants(game: Vaults, st: VaultsState) -> None:
     assert (st.known <= st.hand).all() and (st.known >= 0).all() and (st.hand >= 0).all()
     live = ~st.done
     assert st.legal_action_mask[live].any(1).all(), "empty mask in a live game"
-    if game.auto_forced:  # the step settles forced decisions itself (Vaults.settles_forced)
-        assert (st.legal_action_mask[live].sum(1) > 1).all(), "a forced decision is pending"
+    if game.auto_forced:  # the rules settle forced decisions, but a holder is always asked
+        forced = live & (st.legal_action_mask.sum(1) == 1) & ~game.asked_always(st)
+        assert not forced.any(), "a forced decision is pending"
     flags = st.spent | st.blocked | st.mods.any(-1)
     exists = st.crew[..., :32].any(-1)
     assert not (flags & ~exists).any(), "flags or modifiers on a slot without a crew"
