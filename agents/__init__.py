@@ -16,7 +16,7 @@ from .base import Policy, RandomPolicy, sample_legal
 HEURISTICS: dict[str, str] = {
     "big_score_v1": "heistbench.agents.big_score:BigScoreHeuristic",
     "grifters_v1": "heistbench.agents.grifters:GriftersHeuristic",
-    "vaults_v0": "heistbench.agents.vaults:VaultsHeuristic",
+    "vaults_v1": "heistbench.agents.vaults:VaultsHeuristic",
     "bad_company_v0": "heistbench.agents.bad_company:BadCompanyHeuristic",
     "big_deal_v0": "heistbench.agents.big_deal:BigDealHeuristic",
 }

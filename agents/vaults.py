@@ -4,7 +4,7 @@ Plan at each of its decisions (vectorized over the batch): crack when a crew mee
 with positive expected loot (public piles valued from the unrevealed fronts of their group,
 opponents' tops known exactly), else draw while the hand is small, else strengthen the best
 crew, else end the turn. Out of turn it locks down opponents' cracks when it can. Made for
-env version vaults_v0.
+env version vaults_v1.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from ..envs.vaults import components as C
 from .base import ObservationBot
 
-ENV_VERSION = "vaults_v0"
+ENV_VERSION = "vaults_v1"
 # boss preference (higher is better): 2 > 11 > 3 > 4 > 1 > 10 > 0 > 5 > 9 > 8 > 6 > 7
 BOSS_ORDER = (2, 11, 3, 4, 1, 10, 0, 5, 9, 8, 6, 7)
 BOSS_RANK = np.zeros(C.N_BOSS)

@@ -18,7 +18,7 @@ from .core import Game
 # env name -> module; one line per game, in the order the games were added
 _MODULES: dict[str, str] = {
     "big_score_v1": "heistbench.envs.big_score_v1",
-    "vaults_v0": "heistbench.envs.vaults_v0",
+    "vaults_v1": "heistbench.envs.vaults_v1",
     "grifters_v1": "heistbench.envs.grifters_v1",
     "bad_company_v0": "heistbench.envs.bad_company_v0",
     "big_deal_v0": "heistbench.envs.big_deal_v0",

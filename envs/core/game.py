@@ -200,6 +200,12 @@ class Game:
         which nobody else may see when it is made; the rules reveal it later, or never."""
         return np.zeros(state.batch_size, bool)
 
+    def asked_always(self, state: BatchState) -> np.ndarray:
+        """bool [B]: the pending decision is put to its player even when it has a single legal
+        action (with `auto_forced` too): a response whose skipping would tell the others what
+        the player holds. None by default."""
+        return np.zeros(state.batch_size, bool)
+
     def final_info(self, state: BatchState, b: int = 0) -> dict:
         """Extra end-of-game facts for game b (the AEC env adds them to every agent's info),
         e.g. a score breakdown."""

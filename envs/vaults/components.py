@@ -20,6 +20,7 @@ N_CREW_TYPES = 44  # bosses + members + tools
 N_HAND_TYPES = 54
 N_VAULTS, N_GROUPS, N_PILES, PILE_SIZE = 27, 9, 3, 9
 HAND_LIMIT, ACTIONS_PER_TURN, START_HAND = 5, 3, 4
+MAX_DRAWS = 3  # cards drawn in the Draw/bailout phase [FAQ: "up to three cards"]
 MAX_MEMBERS, MAX_TOOLS = 4, 3
 DECK_SIZE, DISRUPT_DECK_SIZE = 76, 20
 KEY_CARDS = (44, 45)  # the disrupts with the Master Key icon

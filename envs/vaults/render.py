@@ -28,7 +28,7 @@ def _crew(game: Vaults, st: VaultsState, b: int, q: int, k: int) -> str:
     boss = [C.CARD_NAMES[t] for t in range(C.N_BOSS) if cr[t]]
     mem = counts_text(cr[C.MEMBER0:C.TOOL0], C.CARD_NAMES[C.MEMBER0:C.TOOL0])
     tools = counts_text(cr[C.TOOL0:], C.CARD_NAMES[C.TOOL0:C.DISRUPT0])
-    sk = game._skills(cr, st.mods[b, q, k], False)
+    sk = game.crew_skills(cr, st.mods[b, q, k])
     flags = ("spent " if st.spent[b, q, k] else "") + ("blocked" if st.blocked[b, q, k] else "")
     return (f"  crew {k}: {{{boss[0] if boss else '-'} | {mem} | {tools}}} "
             f"skills {sk[0]}/{sk[1]}/{sk[2]} {flags}".rstrip())

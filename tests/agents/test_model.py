@@ -71,7 +71,7 @@ def test_refuses_other_player_count_or_observation(checkpoint, options, what):
 
 
 def test_refuses_other_game(checkpoint):
-    with pytest.raises(ValueError, match="game: checkpoint 'big_score_v1', requested 'vaults_v0'"):
+    with pytest.raises(ValueError, match="game: checkpoint 'big_score_v1', requested 'vaults_v1'"):
         ModelPolicy.load(checkpoint, make_game("vaults", num_players=2))
 
 

@@ -49,15 +49,13 @@ def check_invariants(game: Vaults, st: VaultsState) -> None:
     assert (st.known <= st.hand).all() and (st.known >= 0).all() and (st.hand >= 0).all()
     live = ~st.done
     assert st.legal_action_mask[live].any(1).all(), "empty mask in a live game"
-    if game.auto_forced:  # the step settles forced decisions itself (Vaults.settles_forced)
-        assert (st.legal_action_mask[live].sum(1) > 1).all(), "a forced decision is pending"
-    fresh = st.copy()
-    fresh.tops[:] = -1
-    game._sync_tops(fresh, np.arange(B))
-    assert (fresh.tops == st.tops).all(), "pile tops differ from the piles"
-    assert (game._crew_stats(st.crew) == st.cstats).all(), "crew stats differ from the crews"
+    if game.auto_forced:  # the rules settle forced decisions, but a holder is always asked
+        forced = live & (st.legal_action_mask.sum(1) == 1) & ~game.asked_always(st)
+        assert not forced.any(), "a forced decision is pending"
     flags = st.spent | st.blocked | st.mods.any(-1)
-    assert not (flags & ~game.exists(st)).any(), "flags or modifiers on a slot without a crew"
+    exists = st.crew[..., :32].any(-1)
+    assert not (flags & ~exists).any(), "flags or modifiers on a slot without a crew"
+    assert not st.crew[:, :, game.K:].any(), "cards beyond the crew slots in use"
 
 
 def random_play(game: Vaults, seeds: np.ndarray, check_every: int = 0,
@@ -93,7 +91,7 @@ def scenario(game: Vaults, seed: int = 0, hands: dict | None = None,
     """
     st = game.init(seed)
     while st.dec[0] == C.D["BOSS_CHOICE"]:
-        game._step(st, np.array([0]), np.array([game.A_OPT]))
+        game.step(st, np.array([game.A_OPT]))
     for name in ("hand", "known", "crew", "spent", "blocked", "mods", "police_count",
                  "vpriv_len", "loot", "over", "stack", "slen"):
         getattr(st, name)[:] = 0
@@ -136,11 +134,13 @@ def scenario(game: Vaults, seed: int = 0, hands: dict | None = None,
     st.card_in_play[:] = -1
     st.crack_target[:] = -1
     st.first_player[:] = 0
-    game._sync_tops(st, np.array([0]))
-    st.cstats[:] = game._crew_stats(st.crew)
-    game._start_turn(st, np.array([0]), np.array([0]))
+    st.active[:] = st.owner[:] = 0  # the start of player 0's turn
+    st.actions[:] = C.ACTIONS_PER_TURN
+    st.phase[:] = 1
+    st.draw_source[:] = 0
+    st.can_draw[:] = st.hand[:, 0].sum(1) < C.HAND_LIMIT
     st.dec[:] = C.D["MAIN"]
-    game._refresh(st, np.array([0]))
+    game.refresh_masks(st)
     return st
 
 

@@ -2,18 +2,18 @@
 
 import numpy as np
 import pytest
-from heistbench.envs import make, vaults_v0
+from heistbench.envs import make, vaults_v1
 from heistbench.envs.vaults import components as C
 
 from .helpers import random_play
 
 
 def test_registry_and_defaults():
-    env = make("vaults_v0")
+    env = make("vaults_v1")
     env.reset(seed=3)
     game = env.unwrapped.game
     assert game.num_players == 2 and game.num_actions == 94 and game.obs_size == 1534
-    assert vaults_v0.obs_fields(np.zeros(1534))["my_hand"].shape == (54,)
+    assert vaults_v1.obs_fields(np.zeros(1534))["my_hand"].shape == (54,)
 
 
 @pytest.mark.parametrize("opt", [{"goal": 99}, {"goal": 2000}, {"max_crews": 9},
@@ -21,17 +21,17 @@ def test_registry_and_defaults():
                                  {"max_turns": 10}, {"colour": 1}])
 def test_bad_options_raise_value_error_naming_them(opt):
     with pytest.raises(ValueError, match=next(iter(opt))):
-        vaults_v0.Game(**opt)
+        vaults_v1.Game(**opt)
 
 
 def test_max_crews_changes_the_sizes():
-    g = vaults_v0.Game(max_crews=3)
+    g = vaults_v1.Game(max_crews=3)
     # spec §4.2 plus 12 (boss offers), 8 (Fail parts in the effect one-hot), 2 (window kind)
     assert g.num_actions == 76 + 9 and g.obs_size == 656 + 6 + 2 * (115 + 53 * 3)
 
 
 def test_score_rewards_are_zero_sum_margins():
-    g = vaults_v0.Game(num_players=3, reward="score", validate=False)
+    g = vaults_v1.Game(num_players=3, reward="score", validate=False)
     st = random_play(g, np.arange(6))
     # rewards were handed out at each game's last step; recompute them from the scores
     r = g.terminal_rewards(g.rank_keys(st), g.scores(st))
@@ -39,7 +39,7 @@ def test_score_rewards_are_zero_sum_margins():
 
 
 def test_opponent_hands_are_counts_only():
-    g = vaults_v0.Game(num_players=2)
+    g = vaults_v1.Game(num_players=2)
     st = g.init(np.arange(4))
     while (st.dec == C.D["BOSS_CHOICE"]).any():
         g.step(st, np.where(st.legal_action_mask[:, 91], 91, 0))
@@ -50,7 +50,7 @@ def test_opponent_hands_are_counts_only():
 
 
 def test_render_hides_opponent_hands():
-    env = vaults_v0.raw_env(num_players=2, render_mode="ansi")
+    env = vaults_v1.raw_env(num_players=2, render_mode="ansi")
     env.reset(seed=1)
     g, st = env.game, env.kernel_state
     text = g.render(st, 0, player=0)
@@ -59,15 +59,16 @@ def test_render_hides_opponent_hands():
 
 
 def test_obs_fields_takes_the_env_options():
-    g3 = vaults_v0.Game(num_players=3, max_crews=3)
-    f = vaults_v0.obs_fields(np.zeros(g3.obs_size), num_players=3, max_crews=3)
+    g3 = vaults_v1.Game(num_players=3, max_crews=3)
+    f = vaults_v1.obs_fields(np.zeros(g3.obs_size), num_players=3, max_crews=3)
     assert f["player.hand_size"].shape == (3, 1) and f["target_crew"].shape == (3,)
 
 
 def test_public_pile_order_turns_first_player_and_my_known_cards():
     from .helpers import scenario
 
-    g = vaults_v0.Game(num_players=3, auto_forced=False, first_player=0)
+    g = vaults_v1.Game(num_players=3, auto_forced=False, first_player=0,
+                        response_windows="crack")
     st = scenario(g, hands={0: [13, 13, 32]}, private={2: [4, 9, 20]})
     st.known[0, 0, 13] = 1  # one Knuckles was drawn from the Police station
     st.first_player[0] = 1
@@ -88,7 +89,8 @@ def test_public_pile_order_turns_first_player_and_my_known_cards():
 def test_crack_target_is_relative_to_the_observer_and_targets_clear():
     from .helpers import play, scenario
 
-    g = vaults_v0.Game(num_players=3, auto_forced=False, first_player=0)
+    g = vaults_v1.Game(num_players=3, auto_forced=False, first_player=0,
+                        response_windows="crack")
     st = scenario(g, hands={1: [46]}, crews={(0, 0): [15, 30]}, private={2: [9]})
     play(g, st, 60, 86)  # P0 cracks P2's pile (+2 from P0); P1 holds a disrupt
     assert st.dec[0] == C.D["RESPONSE"]

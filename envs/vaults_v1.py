@@ -9,18 +9,25 @@ public combination (or a Master Key); tools may be Overloaded for double skill a
 jailed. The vault's hidden front says Success (loot, the boss ability) or Fail (a penalty);
 cracked vaults are kept either way, and the top one can be cracked again by an opponent.
 Disrupt cards may be played at any time: on one's own turn, and in response windows that
-open after each crack declaration (option `response_windows`). The first to reach the loot
-goal wins at once; otherwise the richest when the main deck runs out.
+open after every action and every crack declaration (option `response_windows`); a player
+holding disrupts is always asked there, even when he can only pass. The first to reach the
+loot goal wins at once; otherwise the richest when the main deck runs out.
 
 Rules summary, rule decisions, reconstructed card data and the measured game length:
 `envs/vaults/README.md`.
 
 Rewards: zero at every step; at the end the unique winner gets +1 and the others share −1
 (`reward="win_loss"`; ties at deck exhaustion go to the most Success vaults, then the fewest
-turns, then the later seat), or `reward="score"` for the loot margin in £400 units.
-Decisions with a single legal action are played automatically (`auto_forced=True`).
+turns, then the later seat), or `reward="score"` for the loot margin over the others' mean,
+divided by the goal. Decisions with a single legal action are played automatically
+(`auto_forced=True`), except a disrupt holder's response.
 
 Version History:
+- v1: out-of-turn disrupts after every action by default (`response_windows="every_action"`);
+  a disrupt holder is asked in a window even when only passing is legal, whatever
+  `auto_forced` says; at most three draws in the Draw/bailout phase, even with gained
+  actions; the declared crack's crew is in the observation from the declaration on;
+  `reward="score"` divides the margin by the goal. Rules on the compiled core.
 - v0: initial release.
 """
 

@@ -1,0 +1,82 @@
+"""The rule changes of vaults_v1, each against the rulebook line it follows."""
+
+import numpy as np
+from heistbench.envs.vaults import components as C
+from heistbench.envs.vaults.kernel import WIN_ACTION, Vaults
+
+from .helpers import legal, play, scenario
+from .test_scenarios import (
+    CRACK0,
+    DRAW,
+    HEAVY,
+    MECHANIC,
+    PILE1,
+    PILES_V1,
+    SAL,
+    SKELETON_KEY,
+    TINKER,
+)
+
+D = C.D
+PASS, OPT_B = 93, 92
+
+
+def test_windows_after_every_action_by_default():
+    """RB "Disrupts": "played at any time ... even outside the players turn"."""
+    g = Vaults(num_players=2, first_player=0)
+    assert g.windows == "every_action"
+    st = scenario(g, hands={0: [TINKER], 1: [SKELETON_KEY]}, piles=PILES_V1)
+    play(g, st, DRAW)
+    assert st.win_kind[0] == WIN_ACTION and st.current_player[0] == 1
+
+
+def test_a_holder_is_asked_even_when_only_pass_is_legal():
+    """Spec §2.9/§3.3: with auto_forced on, a holder whose disrupts are unusable (a Skeleton
+    Key serves only the active player) is still asked, so the turn order tells nothing."""
+    g = Vaults(num_players=2, first_player=0, auto_forced=True)
+    st = scenario(g, hands={0: [TINKER], 1: [SKELETON_KEY]}, piles=PILES_V1)
+    play(g, st, DRAW)
+    assert st.dec[0] == D["RESPONSE"] and st.current_player[0] == 1
+    assert legal(st) == {PASS}
+    play(g, st, PASS)
+    assert st.current_player[0] == 0 and st.win_kind[0] == 0
+
+
+def test_no_decision_where_nobody_holds_a_disrupt():
+    g = Vaults(num_players=3, first_player=0)
+    st = scenario(g, hands={0: [TINKER]}, piles=PILES_V1)
+    play(g, st, DRAW)
+    assert st.current_player[0] == 0 and st.dec[0] == D["MAIN"] and st.win_kind[0] == 0
+
+
+def test_at_most_three_draws_even_with_a_gained_action():
+    """FAQ: "You may draw up to three cards in your Draw/bailout phase"."""
+    g = Vaults(num_players=2, first_player=0, auto_forced=False, response_windows="none")
+    st = scenario(g, hands={0: [SKELETON_KEY]}, piles=PILES_V1)
+    play(g, st, SKELETON_KEY, OPT_B)  # effect B: gain one action
+    assert st.actions[0] == 4
+    play(g, st, DRAW, DRAW, DRAW)
+    assert st.actions[0] == 1 and st.draws[0] == 3
+    assert not legal(st) & {DRAW, DRAW + 1, DRAW + 2}
+
+
+def test_the_declared_crews_slot_is_observed_from_the_declaration():
+    g = Vaults(num_players=2, first_player=0, auto_forced=False, response_windows="crack")
+    st = scenario(g, crews={(0, 1): [HEAVY, MECHANIC]}, piles=PILES_V1)
+    play(g, st, CRACK0 + 1)
+    assert st.dec[0] == D["CRACK_TARGET"]
+    for seat in (0, 1):
+        f = g.obs_fields(g.observe(st, seat))
+        assert f["crack_crew"][0].tolist() == [0, 1, 0, 0, 0, 0]
+    play(g, st, PILE1)  # flipped at once (nobody holds a disrupt): the crack is over
+    assert g.obs_fields(g.observe(st, 1))["crack_crew"][0].sum() == 0
+
+
+def test_score_reward_is_the_margin_over_the_goal():
+    """Spec §5: r_p = (loot_p - mean of the others' loot) / goal."""
+    g = Vaults(num_players=2, first_player=0, auto_forced=False, reward="score", goal=450)
+    assert g.score_scale == 450
+    st = scenario(g, crews={(0, 0): [SAL, HEAVY, MECHANIC]}, piles=PILES_V1, loot=[400, 90])
+    play(g, st, CRACK0, PILE1)  # V9: Success £50
+    assert st.terminated[0]
+    assert np.allclose(st.rewards[0], [(450 - 90) / 450, (90 - 450) / 450])
