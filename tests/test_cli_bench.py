@@ -90,25 +90,6 @@ def test_bench_reports_the_floor_and_threads(tmp_path):
     assert out.returncode == 2 and "--threads must be in" in out.stderr
 
 
-def test_compile_times_of_a_game_without_a_compiled_kernel_are_empty():
-    from heistbench.training.bench import compile_times, format_compile_table
-
-    assert compile_times("vaults") == {}
-    assert "not compiled" in format_compile_table({"vaults_v0": {}})
-
-
-def test_bench_skips_threads_where_the_kernel_runs_on_one(tmp_path):
-    path = tmp_path / "bench.json"
-    out = run("bench", "vaults", "--players", "2", "--batch", "1,8", "--threads", "1,2",
-              "--seconds", "0.05", "--no-progress", "--json", str(path))
-    assert out.returncode == 0, out.stderr
-    assert "vaults_v0: a NumPy kernel, on one thread only: --threads 2 skipped" in out.stdout
-    rows = json.loads(path.read_text())
-    assert [(r["batch"], r["threads"]) for r in rows if r["mode"] == "batch"] == [(1, 1), (8, 1)]
-    aec = next(r for r in rows if r["mode"] == "aec")
-    assert 0 < aec["of_floor"] < 1
-
-
 def test_bench_help_explains_the_new_options():
     out = run("bench", "--help")
     assert out.returncode == 0
@@ -141,8 +122,8 @@ def test_compile_times_cold_then_warm_in_one_temporary_cache(monkeypatch):
     times = bench.compile_times("grifters")
     assert times == {"cold_s": 10.0, "cold_start_s": 5.0, "warm_s": 1.0, "warm_start_s": 2.5}
     assert len(set(caches)) == 1 and not os.path.exists(caches[0])
-    table = bench.format_compile_table({"grifters_v1": times, "vaults_v0": {}})
-    assert "cold compile s" in table and "10.00" in table and "not compiled" in table
+    table = bench.format_compile_table({"grifters_v1": times})
+    assert "cold compile s" in table and "10.00" in table
 
 
 def test_start_probe_from_the_existing_cache():

@@ -33,7 +33,6 @@ from ..envs import game as make_game
 from ..envs import make as make_env
 from ..envs.core import BatchState, Game, jit
 from ..envs.core.aec import standard_wrappers
-from ..envs.core.compiled import CompiledGame
 
 
 @dataclass
@@ -93,8 +92,6 @@ def bench_batch(name: str, players: int, batch: int, seconds: float = 2.0,
     """Batch kernel with observation + mask each step, random legal actions, auto-reset, timed
     on games of every age (`spread_ages` over one mean game length), on `threads` threads."""
     game = make_game(name, num_players=players, validate=False)
-    if threads > 1 and not isinstance(game, CompiledGame):
-        raise ValueError(f"{name} has no compiled kernel to run on threads")
     jit.set_threads(threads)
     try:
         result = _bench_batch(game, name, players, batch, seconds, seed, CLOCKS[clock])
@@ -275,13 +272,6 @@ print(json.dumps({{"first_step_s": first, "warm_up_s": time.perf_counter() - t0}
 """
 
 
-def is_compiled(name: str) -> bool:
-    """Whether the game's kernel is compiled (only those run on threads and have a cache)."""
-    from ..envs import module
-
-    return issubclass(module(name).Game, CompiledGame)
-
-
 def timed_process(code: str, cache: str, timeout: float = 1800) -> tuple[float, dict]:
     """Wall seconds of `python -c code` in a fresh process with `cache` as the compiled cache
     (HEISTBENCH_CACHE_DIR), and the JSON object its last line of output prints."""
@@ -299,9 +289,7 @@ def compile_times(name: str, code: str | None = None) -> dict[str, float]:
     """Start-up seconds of a compiled game, each in a fresh process running `code` (default:
     `START_PROBE`), first into a fresh empty cache (cold: the compile), then again from it
     (warm): `*_s` is the whole process, `*_start_s` import + build + init + first step inside
-    it. {} for a game without a compiled kernel."""
-    if not is_compiled(name):
-        return {}
+    it."""
     code = START_PROBE.format(name=name) if code is None else code
     times = {}
     with tempfile.TemporaryDirectory(prefix="heistbench-cache-") as cache:
@@ -326,18 +314,16 @@ def thread_notes(games: Iterable[str], batches: Iterable[int], threads: Iterable
     if not many:
         return []
     games, counts = list(games), ",".join(map(str, many))
-    notes = [f"{name}: a NumPy kernel, on one thread only: --threads {counts} skipped"
-             for name in games if not is_compiled(name)]
-    if 1 in batches and any(is_compiled(name) for name in games):
-        notes.append(f"B = 1 always runs on one thread: --threads {counts} skipped for it")
-    return notes
+    if 1 in batches and games:
+        return [f"B = 1 always runs on one thread: --threads {counts} skipped for it"]
+    return []
 
 
 def run_benchmarks(games: Iterable[str], players: Iterable[int] | None, batches: Iterable[int],
                    seconds: float, progress: bool = True, clock: str = "wall", repeat: int = 1,
                    threads: Iterable[int] = (1,)) -> list[BenchResult]:
     """Every (game, player count): the floor, the AEC env, then the kernel at each batch size
-    and thread count (more than one only where the kernel is compiled and B > 1; see
+    and thread count (more than one only where B > 1; see
     `thread_notes`). With clock="cpu" rates are
     per CPU-second of this process (steadier on a shared machine). With `repeat` > 1 every
     measurement runs that many times, in rounds over all of them (so that a slow spell of a
@@ -351,11 +337,10 @@ def run_benchmarks(games: Iterable[str], players: Iterable[int] | None, batches:
     jobs = []
     for name in games:
         counts = module(name).Game.player_counts
-        compiled = is_compiled(name)
         for n in (counts if players is None else [p for p in players if p in counts]):
             jobs += [(name, n, "floor", 1, 1), (name, n, "aec", 1, 1)]
             jobs += [(name, n, "batch", b, t) for b in batches for t in threads
-                     if t == 1 or (compiled and b > 1)]
+                     if t == 1 or b > 1]
     runs: dict[tuple, list[BenchResult]] = {job: [] for job in jobs}
     measure = {"floor": bench_floor, "aec": bench_aec}
     for job in tqdm(jobs * repeat, desc="bench", disable=not progress, unit="run"):
@@ -394,10 +379,8 @@ COMPILE_COLUMNS = {"cold_s": "cold compile s", "cold_start_s": "of which to firs
 
 
 def format_compile_table(times: dict[str, dict[str, float]]) -> str:
-    """`compile_times` per game as a table (a game without a compiled kernel: one note)."""
+    """`compile_times` per game as a table."""
     from ..envs.core.render import table
 
-    rows = [[name, *(f"{t[k]:.2f}" for k in COMPILE_COLUMNS)] if t else
-            [name, "not compiled", *["-"] * (len(COMPILE_COLUMNS) - 1)]
-            for name, t in times.items()]
+    rows = [[name, *(f"{t[k]:.2f}" for k in COMPILE_COLUMNS)] for name, t in times.items()]
     return table(["game", *COMPILE_COLUMNS.values()], rows)

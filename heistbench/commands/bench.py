@@ -29,9 +29,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--batch", type=_ints, default=[1, 256, 4096],
                    help="batch sizes for the kernel (default: 1,256,4096)")
     p.add_argument("--threads", type=_ints, default=[1], metavar="N[,M]",
-                   help="thread counts: every batch measurement of a compiled kernel runs once "
-                   "per count, e.g. 1,2 (default: 1); NumPy kernels and B = 1 run on one "
-                   "thread only, so their other counts are skipped with a note. Use the wall "
+                   help="thread counts: every batch measurement runs once per count, e.g. 1,2 "
+                   "(default: 1); B = 1 runs on one thread only, so its other counts are "
+                   "skipped with a note. Use the wall "
                    "clock: the CPU clock adds up every thread's time")
     p.add_argument("--compile", action="store_true",
                    help="also time the start-up of each compiled game in fresh processes that "

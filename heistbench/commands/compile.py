@@ -23,15 +23,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from heistbench.envs import GAMES, _resolve, game
     from heistbench.envs.core import jit
-    from heistbench.envs.core.compiled import CompiledGame
     from heistbench.envs.core.sampling import warm_up as warm_sampling
 
     warm_sampling()  # the random policy's compiled sampler
     for name in [_resolve(args.game)] if args.game else GAMES:
         g = game(name)
-        if not isinstance(g, CompiledGame):
-            print(f"{name}: NumPy kernel, nothing to compile")
-            continue
         t = time.perf_counter()
         g.warm_up()
         if args.threads > 1:

@@ -12,11 +12,12 @@ import sys
 
 import numpy as np
 import pytest
-from heistbench import envs
 from heistbench.envs import game as make_game
 from heistbench.envs.core import jit, rng, scalar
 from heistbench.envs.core.compiled import CompiledGame
 from heistbench.envs.core.game import Game
+
+from heistbench import envs
 
 # the games on the compiled core, by their registry name without the version
 COMPILED = [n.rsplit("_v", 1)[0] for n in envs.GAMES if isinstance(make_game(n), CompiledGame)]
