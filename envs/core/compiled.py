@@ -99,7 +99,7 @@ class CompiledGame(Game):
         self._announced.add(name)
         path = jit.cache_dir(self.rules_folder.name, self.rules_folder)
         if not jit.is_cached(path) and not jit.numba.config.DISABLE_JIT:
-            print(f"heistbench: compiling the {self.title} rules for this machine, once "
+            print(f"heistbench: compiling the rules of {self.title} for this machine, once "
                   f"(cached in {path})", file=sys.stderr)
 
     def warm_up(self) -> None:
