@@ -17,6 +17,7 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
+from ..core.scalar import put_capped, put_hot
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
@@ -1113,19 +1114,6 @@ def phase2b_mask(g, p: int, m: np.ndarray) -> None:
 
 
 # == observation ===================================================================================
-@jit
-def put(out: np.ndarray, i: int, v, scale: float) -> int:
-    """A count times its scale at column i, capped at 1; returns the next column."""
-    out[i] = min(np.float32(v) * np.float32(scale), np.float32(1.0))
-    return i + 1
-
-
-@jit
-def put_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
-    """A one-hot of `size` columns at i, hot at k (none when k is outside 0..size-1)."""
-    for x in range(size):
-        out[i + x] = 1.0 if x == k else 0.0
-    return i + size
 
 
 HEIST_FEAT = 38
@@ -1139,23 +1127,23 @@ def heist_feat(out: np.ndarray, i: int, k: int, c0: int, c1: int, c2: int, c3: i
         out[i:i + HEIST_FEAT] = 0.0
         return i + HEIST_FEAT
     row = c.heist_table[k]
-    i = put(out, i, 1, 1.0)
-    i = put(out, i, k + 1, 1 / 40)
+    i = put_capped(out, i, 1, 1.0)
+    i = put_capped(out, i, k + 1, 1 / 40)
     for s in range(4):
-        i = put(out, i, row[s], 1 / 8)
-    i = put(out, i, c0, 1 / 8)
-    i = put(out, i, c1, 1 / 8)
-    i = put(out, i, c2, 1 / 8)
-    i = put(out, i, c3, 1 / 8)
-    i = put(out, i, row[4], 1 / 10)
+        i = put_capped(out, i, row[s], 1 / 8)
+    i = put_capped(out, i, c0, 1 / 8)
+    i = put_capped(out, i, c1, 1 / 8)
+    i = put_capped(out, i, c2, 1 / 8)
+    i = put_capped(out, i, c3, 1 / 8)
+    i = put_capped(out, i, row[4], 1 / 10)
     i = put_hot(out, i, 5, row[5])
-    i = put(out, i, row[6], 1 / 3)
+    i = put_capped(out, i, row[6], 1 / 3)
     box = row[7]
     i = put_hot(out, i, 9, box if box <= C.NUM_ABILITIES else 0)
     i = put_hot(out, i, 7, box - C.NUM_ABILITIES if box > C.NUM_ABILITIES else 0)
     for x in range(C.NUM_MISSIONS):
-        i = put(out, i, row[8 + x], 1.0)
-    return put(out, i, row[0] + row[1] + row[2] + row[3] - c0 - c1 - c2 - c3, 1 / 8)
+        i = put_capped(out, i, row[8 + x], 1.0)
+    return put_capped(out, i, row[0] + row[1] + row[2] + row[3] - c0 - c1 - c2 - c3, 1 / 8)
 
 
 @jit
@@ -1166,9 +1154,9 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     N = c.num_players
     d = int(g.dec)
     i = put_hot(out, 0, NUM_DECISIONS, GAME_OVER if g.terminated or g.truncated else d)
-    i = put(out, i, g.final_round, 1.0)
-    i = put(out, i, g.end_triggered, 1.0)
-    i = put(out, i, g.turn, 1 / 60)
+    i = put_capped(out, i, g.final_round, 1.0)
+    i = put_capped(out, i, g.end_triggered, 1.0)
+    i = put_capped(out, i, g.turn, 1 / 60)
     i = put_hot(out, i, N, (int(g.chief) - seat) % N)
     cp = int(g.current_player)
     i = put_hot(out, i, N, (cp - seat) % N if cp >= 0 else -1)
@@ -1176,29 +1164,29 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     for k in range(4):
         i = put_hot(out, i, 6, int(g.dice[k]) - 1)
     i = put_hot(out, i, 3, int(g.black))
-    i = put(out, i, g.dice[0] > 0, 1.0)
+    i = put_capped(out, i, g.dice[0] > 0, 1.0)
     i = put_hot(out, i, 11, int(g.sums[0]) - 2)
     i = put_hot(out, i, 11, int(g.sums[1]) - 2)
     police = int(g.police)
-    i = put(out, i, police + 6, 1 / 34)
+    i = put_capped(out, i, police + 6, 1 / 34)
     i = put_hot(out, i, 35, police + 6)
     for k in range(CP_POS.shape[0]):
-        i = put(out, i, police >= CP_POS[k], 1.0)
+        i = put_capped(out, i, police >= CP_POS[k], 1.0)
     for s in range(C.DISPLAY_SLOTS):
         i = heist_feat(out, i, int(g.display[s]), 0, 0, 0, 0, c)
     top = int(g.hdeck[g.hd_head]) if g.hd_len > 0 else -1
     i = heist_feat(out, i, top, 0, 0, 0, 0, c)
-    i = put(out, i, g.hd_len, 1 / 40)
-    i = put(out, i, g.ud_len, 1 / 45)
-    i = put(out, i, g.ld_len, 1 / 30)
+    i = put_capped(out, i, g.hd_len, 1 / 40)
+    i = put_capped(out, i, g.ud_len, 1 / 45)
+    i = put_capped(out, i, g.ld_len, 1 / 30)
     for k in range(C.NUM_MISSIONS):
         o = int(g.collar_owner[k])
         i = put_hot(out, i, N + 1, (o - seat) % N if o >= 0 else N)
-    i = put(out, i, g.police_halt, 1.0)
+    i = put_capped(out, i, g.police_halt, 1.0)
     for u in range(NU):
-        i = put(out, i, g.udisc[u], 1.0)
+        i = put_capped(out, i, g.udisc[u], 1.0)
     for t in range(NLT):
-        i = put(out, i, g.ldisc[t], 1 / 6)
+        i = put_capped(out, i, g.ldisc[t], 1 / 6)
     t = np.zeros(SUMMARY, np.int64)
     for r in range(N):
         i = player_block(g, (seat + r) % N, out, i, c, t)
@@ -1208,48 +1196,48 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
 @jit(inline="always")
 def player_block(g, p: int, out: np.ndarray, i: int, c, t: np.ndarray) -> int:
     """One seat's public block (t: scratch for its heist summary)."""
-    i = put(out, i, g.money[p], 1 / 30)
-    i = put(out, i, max(int(g.vp[p]), 0), 1 / 80)
+    i = put_capped(out, i, g.money[p], 1 / 30)
+    i = put_capped(out, i, max(int(g.vp[p]), 0), 1 / 80)
     car = int(g.car[p])
-    i = put(out, i, car, 1 / 28)
+    i = put_capped(out, i, car, 1 / 28)
     i = put_hot(out, i, 29, car)
-    i = put(out, i, car < g.police, 1.0)
+    i = put_capped(out, i, car < g.police, 1.0)
     i = put_hot(out, i, 9, int(g.recruit[p]))
     nloot = 0
     for x in range(NLT):
         nloot += int(g.loot[p, x])
-    i = put(out, i, nloot, 1 / 10)
-    i = put(out, i, g.heists_done[p], 1 / 6)
+    i = put_capped(out, i, nloot, 1 / 10)
+    i = put_capped(out, i, g.heists_done[p], 1 / 6)
     heist_summary(g, p, t)
     for k in range(C.NUM_MISSIONS):
-        i = put(out, i, t[k], 1 / 8)
+        i = put_capped(out, i, t[k], 1 / 8)
     for k in range(C.NUM_MISSIONS):
-        i = put(out, i, t[4 + k], 1 / 40)
+        i = put_capped(out, i, t[4 + k], 1 / 40)
     for a in range(C.NUM_ABILITIES):
-        i = put(out, i, g.abil[p, a], 1.0)
+        i = put_capped(out, i, g.abil[p, a], 1.0)
     for x in range(C.NUM_PURPLE):
-        i = put(out, i, t[8 + x], 1 / 2)
+        i = put_capped(out, i, t[8 + x], 1 / 2)
     for row in range(NM):
-        i = put(out, i, g.crew[p, row, 0], 1 / 6)
+        i = put_capped(out, i, g.crew[p, row, 0], 1 / 6)
         for r in range(1, NR):
-            i = put(out, i, g.crew[p, row, r], 1 / 4)
-        i = put(out, i, g.n_upgrades[p, row], 1 / 5)
-        i = put(out, i, g.upgrade_vp[p, row], 1 / 6)
+            i = put_capped(out, i, g.crew[p, row, r], 1 / 4)
+        i = put_capped(out, i, g.n_upgrades[p, row], 1 / 5)
+        i = put_capped(out, i, g.upgrade_vp[p, row], 1 / 6)
         collar = 0
         for k in range(C.NUM_MISSIONS):
             collar |= g.collar_owner[k] == p and g.collar_member[k] == row + 2
-        i = put(out, i, collar, 1.0)
+        i = put_capped(out, i, collar, 1.0)
     for task in range(4):
         i = put_hot(out, i, 4, int(g.task_sym[p, task]))
         i = put_hot(out, i, 4, task)
-        i = put(out, i, g.task_tok[p, task], 1 / 2)
+        i = put_capped(out, i, g.task_tok[p, task], 1 / 2)
     for h in range(2):
         i = heist_feat(out, i, int(g.active[p, h]), int(g.cov[p, h, 0]), int(g.cov[p, h, 1]),
                        int(g.cov[p, h, 2]), int(g.cov[p, h, 3]), c)
-    i = put(out, i, t[14], 1 / 60)
-    i = put(out, i, max(tally(g, p, c, t), 0), 1 / 100)
+    i = put_capped(out, i, t[14], 1 / 60)
+    i = put_capped(out, i, max(tally(g, p, c, t), 0), 1 / 100)
     for k in range(C.NUM_MISSIONS):
-        i = put(out, i, g.collar_owner[k] == p, 1.0)
+        i = put_capped(out, i, g.collar_owner[k] == p, 1.0)
     return i
 
 
@@ -1265,29 +1253,29 @@ def private_part(g, seat: int, out: np.ndarray, i: int, c) -> None:
     tokens = 0
     for x in range(5):
         tokens += int(g.pending_tokens[x])
-    i = put(out, i, tokens if actor else 0, 1 / 10)
-    i = put(out, i, g.pending_steps if actor else 0, 1 / 4)
-    i = put(out, i, actor, 1.0)
+    i = put_capped(out, i, tokens if actor else 0, 1 / 10)
+    i = put_capped(out, i, g.pending_steps if actor else 0, 1 / 4)
+    i = put_capped(out, i, actor, 1.0)
     for j in range(C.UPGRADES_DRAWN):
         u = int(g.upg_choice[j]) if actor and d == UPGRADE_CHOICE else -1
         if u < 0:
             out[i:i + UPG_FEAT] = 0.0
             i += UPG_FEAT
             continue
-        i = put(out, i, 1, 1.0)
+        i = put_capped(out, i, 1, 1.0)
         i = put_hot(out, i, 9, UPG_MEMBER[u] - 3)
-        i = put(out, i, UPG_SYM[u, 0], 1 / 3)
+        i = put_capped(out, i, UPG_SYM[u, 0], 1 / 3)
         for r in range(1, NR):
-            i = put(out, i, UPG_SYM[u, r], 1 / 3)
-        i = put(out, i, UPG_VP[u], 1 / 3)
+            i = put_capped(out, i, UPG_SYM[u, r], 1 / 3)
+        i = put_capped(out, i, UPG_VP[u], 1 / 3)
     for j in range(C.SETUP_DRAW):
         k = int(g.setup_choice[j]) if actor and d == SETUP_RETURN else -1
         i = heist_feat(out, i, k, 0, 0, 0, 0, c)
     for t in range(NLT):
-        i = put(out, i, g.loot[seat, t], 1 / 4)
-    i = put(out, i, g.reroll_credits if actor else 0, 1 / 3)
-    i = put(out, i, g.rerolls_done, 1 / 10)
-    put(out, i, loot_vp(g, seat), 1 / 20)
+        i = put_capped(out, i, g.loot[seat, t], 1 / 4)
+    i = put_capped(out, i, g.reroll_credits if actor else 0, 1 / 3)
+    i = put_capped(out, i, g.rerolls_done, 1 / 10)
+    put_capped(out, i, loot_vp(g, seat), 1 / 20)
 
 
 DRIVERS = load_drivers("bad_company", HERE, setup=setup, resume=resume, apply=apply,

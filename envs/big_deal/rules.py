@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
+from ..core.scalar import put_capped, put_hot
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
@@ -840,19 +841,6 @@ def main_mask(g, p: int, m: np.ndarray, c) -> None:
 
 
 # == observation ==================================================================================
-@jit
-def put(out: np.ndarray, i: int, v, scale: float) -> int:
-    """Write a count times its scale at column i, capped at 1; returns the next column."""
-    out[i] = min(np.float32(v) * np.float32(scale), np.float32(1.0))
-    return i + 1
-
-
-@jit
-def put_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
-    """A one-hot of `size` columns at i, hot at k (none when k is outside 0..size-1)."""
-    for x in range(size):
-        out[i + x] = 1.0 if x == k else 0.0
-    return i + size
 
 
 @jit
@@ -873,75 +861,75 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     i = put_hot(out, i, N, rel(seat, int(g.current_player), N))
     i = put_hot(out, i, N, rel(seat, int(g.turn_owner), N))
     i = put_hot(out, i, C.GO_CARDS + 1, int(g.go_revealed))
-    i = put(out, i, g.deck_len, 0.01)
+    i = put_capped(out, i, g.deck_len, 0.01)
     for r in range(NR):
         o = int(g.out[r])
-        i = put(out, i, WHEEL - o, 1 / 14)
-        i = put(out, i, PRICE[r, o] if o < WHEEL else 0, 1 / 14)
-        i = put(out, i, PRICE[r, o - 1] if o > 0 else 0, 1 / 14)
+        i = put_capped(out, i, WHEEL - o, 1 / 14)
+        i = put_capped(out, i, PRICE[r, o] if o < WHEEL else 0, 1 / 14)
+        i = put_capped(out, i, PRICE[r, o - 1] if o > 0 else 0, 1 / 14)
     for co in range(NCO):
-        i = put(out, i, g.pool[co], 1 / 7)
+        i = put_capped(out, i, g.pool[co], 1 / 7)
     for co in range(NCO):
-        i = put(out, i, g.waste[co], 1 / 7)
-    i = put(out, i, g.cash_gone, 1 / 12)
+        i = put_capped(out, i, g.waste[co], 1 / 7)
+    i = put_capped(out, i, g.cash_gone, 1 / 12)
     for co in range(NCO):
-        i = put(out, i, WHITE[co], 0.1)
-        i = put(out, i, GREEN[co], 0.1)
+        i = put_capped(out, i, WHITE[co], 0.1)
+        i = put_capped(out, i, GREEN[co], 0.1)
         for r in range(NR):
-            i = put(out, i, REQ[co, r], 1 / 3)
+            i = put_capped(out, i, REQ[co, r], 1 / 3)
     for co in range(NCO):
-        i = put(out, i, g.in_game[co], 1.0)
-    i = put(out, i, g.shares_per_co, 1 / 7)
-    i = put(out, i, g.main_actions, 1 / c.max_main)
-    i = put(out, i, g.buys, 1 / 3)
-    i = put(out, i, g.sells, 1 / 3)
+        i = put_capped(out, i, g.in_game[co], 1.0)
+    i = put_capped(out, i, g.shares_per_co, 1 / 7)
+    i = put_capped(out, i, g.main_actions, 1 / c.max_main)
+    i = put_capped(out, i, g.buys, 1 / 3)
+    i = put_capped(out, i, g.sells, 1 / 3)
     active = g.to_def >= 0
-    i = put(out, i, active, 1.0)
+    i = put_capped(out, i, active, 1.0)
     i = put_hot(out, i, NCO, int(g.to_co) if active else -1)
     i = put_hot(out, i, N, rel(seat, int(g.to_def), N))
     i = put_hot(out, i, NS, int(g.to_slot) if active else -1)
-    i = put(out, i, g.to_n_def if active else 0, 1 / 7)
-    i = put(out, i, g.to_sh, 1 / 7)
-    i = put(out, i, g.to_cc, 1 / 12)
-    i = put(out, i, g.to_pa if active and g.to_bids > 0 else 0, 1 / 60)
-    i = put(out, i, g.to_pd if active and g.to_bids > 1 else 0, 1 / 60)
-    i = put(out, i, active and g.to_bidder == 1, 1.0)
-    i = put(out, i, g.to_tens if d == BID_ONES else 0, 1 / 5)
-    i = put(out, i, g.to_owed, 1 / 400)
-    i = put(out, i, g.to_place, 1 / 7)
+    i = put_capped(out, i, g.to_n_def if active else 0, 1 / 7)
+    i = put_capped(out, i, g.to_sh, 1 / 7)
+    i = put_capped(out, i, g.to_cc, 1 / 12)
+    i = put_capped(out, i, g.to_pa if active and g.to_bids > 0 else 0, 1 / 60)
+    i = put_capped(out, i, g.to_pd if active and g.to_bids > 1 else 0, 1 / 60)
+    i = put_capped(out, i, active and g.to_bidder == 1, 1.0)
+    i = put_capped(out, i, g.to_tens if d == BID_ONES else 0, 1 / 5)
+    i = put_capped(out, i, g.to_owed, 1 / 400)
+    i = put_capped(out, i, g.to_place, 1 / 7)
     for co in range(NCO):
-        i = put(out, i, g.tk_wins[co], 1 / 3)
+        i = put_capped(out, i, g.tk_wins[co], 1 / 3)
     i = put_hot(out, i, N, rel(seat, int(g.prem_first), N))
-    i = put(out, i, c.shark, 1.0)
-    i = put(out, i, c.bonus, 0.5)
-    i = put(out, i, g.turn_idx, 1 / 200)
+    i = put_capped(out, i, c.shark, 1.0)
+    i = put_capped(out, i, c.bonus, 0.5)
+    i = put_capped(out, i, g.turn_idx, 1 / 200)
     for k in range(N):
         i = player_block(g, (seat + k) % N, k == 0, out, i, c)
     for co in range(NCO):
-        i = put(out, i, g.hand[seat, co], 1 / 7)
-    i = put(out, i, g.hand_cash[seat], 1 / 12)
+        i = put_capped(out, i, g.hand[seat, co], 1 / 7)
+    i = put_capped(out, i, g.hand_cash[seat], 1 / 12)
     for co in range(NCO):
-        i = put(out, i, g.fresh[co] if seat == g.turn_owner else 0, 1 / 7)
+        i = put_capped(out, i, g.fresh[co] if seat == g.turn_owner else 0, 1 / 7)
 
 
 @jit(inline="always")
 def player_block(g, p: int, mine: bool, out: np.ndarray, i: int, c) -> int:
     """One player's public block: cash (unless hidden), hand size, resources, branches."""
     hidden = c.shark and not mine
-    i = put(out, i, 0 if hidden else g.cash[p], 1 / 400)
-    i = put(out, i, hidden, 1.0)
-    i = put(out, i, hand_size(g, p), 0.1)
+    i = put_capped(out, i, 0 if hidden else g.cash[p], 1 / 400)
+    i = put_capped(out, i, hidden, 1.0)
+    i = put_capped(out, i, hand_size(g, p), 0.1)
     for r in range(NR):
-        i = put(out, i, g.res_free[p, r], 1 / 14)
+        i = put_capped(out, i, g.res_free[p, r], 1 / 14)
     for r in range(NR):
-        i = put(out, i, assigned(g, p, r), 1 / 14)
+        i = put_capped(out, i, assigned(g, p, r), 1 / 14)
     n = 0
     for s in range(NS):
         i = put_hot(out, i, NCO, int(g.br_co[p, s]))
-        i = put(out, i, g.br_sh[p, s], 1 / 7)
+        i = put_capped(out, i, g.br_sh[p, s], 1 / 7)
         n += int(g.br_sh[p, s])
-    i = put(out, i, income(g, p), 1 / 40)
-    return put(out, i, n, 1 / 20)
+    i = put_capped(out, i, income(g, p), 1 / 40)
+    return put_capped(out, i, n, 1 / 20)
 
 
 DRIVERS = load_drivers("big_deal", HERE, setup=setup, resume=resume, apply=apply,

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
+from ..core.scalar import mark_hot, put
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
@@ -971,20 +972,6 @@ def assign_mask(g, seat: int, m: np.ndarray, c) -> None:
 
 
 # == observation ===================================================================================
-@jit
-def put(out: np.ndarray, i: int, v, scale: np.float32) -> int:
-    """Write a count times its scale at column i; returns the next column."""
-    out[i] = np.float32(v) * scale
-    return i + 1
-
-
-@jit(inline="always")
-def put_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
-    """A one-hot of `size` columns at i, hot at k (none when k is outside 0..size-1), in a
-    row that `observe` zeroed first."""
-    if 0 <= k < size:
-        out[i + k] = 1.0
-    return i + size
 
 
 @jit
@@ -1000,7 +987,7 @@ def observe(g, me: int, out: np.ndarray, c) -> None:
     acting = g.current_player == me
     out[:] = 0.0  # one pass over the row; then only one-hots' hot entries and counts are set
     # -- meta
-    i = put_hot(out, 0, 6, n - 1)
+    i = mark_hot(out, 0, 6, n - 1)
     i = put(out, i, c.simple, ONE)
     i = put(out, i, c.abilities_on, ONE)
     i = put(out, i, c.inside_man, ONE)
@@ -1008,9 +995,9 @@ def observe(g, me: int, out: np.ndarray, c) -> None:
     i = put(out, i, g.draft_step, F8)
     i = put(out, i, g.missing, F6)
     i = put(out, i, min(int(g.act2_round), 30), F30)
-    i = put_hot(out, i, 6, stage)
-    i = put_hot(out, i, NUM_DECISIONS, phase if acting else 0)
-    i = put_hot(out, i, 6, int(g.cur_job) if phase == JOAT else -1)
+    i = mark_hot(out, i, 6, stage)
+    i = mark_hot(out, i, NUM_DECISIONS, phase if acting else 0)
+    i = mark_hot(out, i, 6, int(g.cur_job) if phase == JOAT else -1)
     # -- the jobs of this round, then the public record of the last resolved round's reveals
     for p in range(6):
         i = job_block(g.jobs[p], g.job_status[p], g.pile[p], g.contrib[:, p], g.joat_rev[:, p],
@@ -1047,12 +1034,12 @@ def observe(g, me: int, out: np.ndarray, c) -> None:
         i = put(out, i, g.jobs_seen[j], ONE)
     i = put(out, i, C.CREW_DECK_SIZE - int(g.crew_ptr), F90)
     # -- mine
-    i = put_hot(out, i, NK, int(g.cur_kind) if acting else -1)
+    i = mark_hot(out, i, NK, int(g.cur_kind) if acting else -1)
     for k in range(NK):
         i = put(out, i, int(g.hands[me, k]) + int(g.ahand[me, k]), F9)
     for k in range(NK):
         i = put(out, i, g.picks[me, k], F9)
-    i = put_hot(out, i, NK, int(g.pick_pending[me]))
+    i = mark_hot(out, i, NK, int(g.pick_pending[me]))
     for target in range(8):
         scale = F6 if target < 6 else F3 if target == TRAINING else F9
         for t in range(NT):
@@ -1060,8 +1047,8 @@ def observe(g, me: int, out: np.ndarray, c) -> None:
                     scale)
     for k in range(NK):
         i = put(out, i, g.returned[me, k], F3)
-    i = put_hot(out, i, 2, int(g.rob_pending[me]))
-    i = put_hot(out, i, 3, int(g.joat_pending[me]) if phase == JOAT and g.committed[me] else -1)
+    i = mark_hot(out, i, 2, int(g.rob_pending[me]))
+    i = mark_hot(out, i, 3, int(g.joat_pending[me]) if phase == JOAT and g.committed[me] else -1)
     if act2:
         now, at_risk = score_now(g, me, c)
     else:  # Act I: no vault, and the score is the one the rules keep
@@ -1082,8 +1069,8 @@ def job_block(job: int, status: int, pile: np.ndarray, contrib: np.ndarray, joat
     for t in range(NT):
         i = put(out, i, c.job_req[job, t], F3)
     i = put(out, i, c.job_cash[job], F5)
-    i = put_hot(out, i, 4, c.job_token[job])
-    i = put_hot(out, i, 5, int(status))
+    i = mark_hot(out, i, 4, c.job_token[job])
+    i = mark_hot(out, i, 5, int(status))
     for t in range(NT):
         i = put(out, i, pile[t], F6)
     q = me  # relative slots 0..n-1 from me clockwise (no modulo: a division each)
@@ -1091,7 +1078,7 @@ def job_block(job: int, status: int, pile: np.ndarray, contrib: np.ndarray, joat
         out[i + r] = np.float32(contrib[q]) * F6
         out[i + SLOTS + r] = np.float32(joat[q]) * F2
         q = q + 1 if q + 1 < n else 0
-    return put_hot(out, i + 2 * SLOTS, 6, int(inside))
+    return mark_hot(out, i + 2 * SLOTS, 6, int(inside))
 
 
 @jit(inline="always")
@@ -1103,23 +1090,23 @@ def seat_block(g, q: int, me: int, act2: bool, out: np.ndarray, i: int, c) -> in
     for x in range(3):
         i = put(out, i, g.payout[q, x], F10)
     b = int(g.boss[q])
-    i = put_hot(out, i, 3, c.boss_token[b])
+    i = mark_hot(out, i, 3, c.boss_token[b])
     i = put(out, i, c.boss_cash[b], F10)
     hidden = g.phase == BOSS_OPTION and q != me
-    i = put_hot(out, i, 2, -1 if hidden else int(g.boss_choice[q]))
+    i = mark_hot(out, i, 2, -1 if hidden else int(g.boss_choice[q]))
     i = put(out, i, g.joat[q], F2)
-    i = put_hot(out, i, 6, int(g.train_public[q, 0]))
+    i = mark_hot(out, i, 6, int(g.train_public[q, 0]))
     i = put(out, i, g.train_public[q, 1], F3)
     i = put(out, i, kinds_total(g.hands[q]) + kinds_total(g.ahand[q]), F12)
     i = put(out, i, kinds_total(g.picks[q]), F9)
     if not act2:  # the Act II fields: zero before Act II
         return put(out, i + 6 + 1 + 3 + NL + NV, g.committed[q], ONE)
-    i = put_hot(out, i, 6, int(g.ability[q]))
+    i = mark_hot(out, i, 6, int(g.ability[q]))
     i = put(out, i, g.ability_used[q], ONE)
-    i = put_hot(out, i, 3, int(g.status[q]))
+    i = mark_hot(out, i, 3, int(g.status[q]))
     for v in range(NL):
         i = put(out, i, g.vault_pile[q, v], F10)
-    i = put_hot(out, i, NV, int(g.drawn[q]) if g.phase != ROB_FLEE else -1)
+    i = mark_hot(out, i, NV, int(g.drawn[q]) if g.phase != ROB_FLEE else -1)
     return put(out, i, g.committed[q], ONE)
 
 

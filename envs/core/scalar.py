@@ -1,5 +1,6 @@
 """Compiled scalar helpers that every game's rules call: the counter-based RNG (exactly the
-streams of `rng.py`), draws from bags of counts, and the terminal rewards.
+streams of `rng.py`), draws from bags of counts, the terminal rewards, and the observation
+writers.
 
 Each works on one game: a key, a stream and a counter in, one number out. `NUMBA_DISABLE_JIT=1`
 runs them as plain Python on NumPy scalars with the same results.
@@ -125,3 +126,34 @@ def terminal_rewards(rewards: np.ndarray, keys: np.ndarray, scores: np.ndarray,
             rewards[p] = np.float32(1.0 / k)
         else:
             rewards[p] = np.float32(-1.0 / losers)
+
+
+# == observation writers: one value or one one-hot at column i, returning the next column ==
+@jit
+def put(out: np.ndarray, i: int, v, scale: float) -> int:
+    """A count times its scale, in float32."""
+    out[i] = np.float32(v) * np.float32(scale)
+    return i + 1
+
+
+@jit
+def put_capped(out: np.ndarray, i: int, v, scale: float) -> int:
+    """A count times its scale, in float32, capped at 1."""
+    out[i] = min(np.float32(v) * np.float32(scale), np.float32(1.0))
+    return i + 1
+
+
+@jit
+def put_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
+    """A one-hot of `size` columns, hot at k (none when k is outside 0..size-1)."""
+    for x in range(size):
+        out[i + x] = 1.0 if x == k else 0.0
+    return i + size
+
+
+@jit(inline="always")
+def mark_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
+    """`put_hot` into a row zeroed beforehand: only the hot column is written."""
+    if 0 <= k < size:
+        out[i + k] = 1.0
+    return i + size

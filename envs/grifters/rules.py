@@ -17,6 +17,7 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
+from ..core.scalar import put, put_hot
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
@@ -969,19 +970,6 @@ def team_pick_mask(g, me: int, m: np.ndarray) -> None:
 
 
 # == observation ===================================================================================
-@jit
-def put(out: np.ndarray, i: int, v, scale: float) -> int:
-    """Write a count times its scale at column i; returns the next column."""
-    out[i] = np.float32(v) * np.float32(scale)
-    return i + 1
-
-
-@jit
-def put_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
-    """A one-hot of `size` columns at i, hot at k (none when k is outside 0..size-1)."""
-    for x in range(size):
-        out[i + x] = 1.0 if x == k else 0.0
-    return i + size
 
 
 @jit

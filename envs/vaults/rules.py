@@ -17,6 +17,7 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
+from ..core.scalar import mark_hot
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
@@ -1569,13 +1570,6 @@ def put(out: np.ndarray, i: int, v, d: float) -> int:
     return i + 1
 
 
-@jit
-def put_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
-    """A one-hot of `size` columns at i, hot at k (none when k is outside 0..size-1)."""
-    if 0 <= k < size:
-        out[i + k] = 1.0
-    return i + size
-
 
 @jit
 def observe(g, seat: int, out: np.ndarray, c) -> None:
@@ -1585,17 +1579,17 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     context of the effect or crack under way. The row is zeroed, then its nonzero values set."""
     N, K, me = c.num_players, c.K, seat
     out[:] = 0.0
-    i = put_hot(out, 0, 3, N - 2)
+    i = mark_hot(out, 0, 3, N - 2)
     i = put(out, i, c.goal, C.TOTAL_LOOT)
     i = put(out, i, g.deck_len, C.DECK_SIZE)
     i = put(out, i, g.ddeck_len, C.DISRUPT_DECK_SIZE)
     i = put(out, i, min(int(g.turns_total), 300), 300)
-    i = put_hot(out, i, 4, (int(g.active) - me) % N)
-    i = put_hot(out, i, 4, (int(g.first_player) - me) % N)
-    i = put_hot(out, i, 4, min(int(g.phase), 4) - 1)
+    i = mark_hot(out, i, 4, (int(g.active) - me) % N)
+    i = mark_hot(out, i, 4, (int(g.first_player) - me) % N)
+    i = mark_hot(out, i, 4, min(int(g.phase), 4) - 1)
     i = put(out, i, min(int(g.actions), 6), 6)
     i = put(out, i, g.can_draw, 1)
-    i = put_hot(out, i, 3, int(g.draw_source))
+    i = mark_hot(out, i, 3, int(g.draw_source))
     hand, known = g.hand[me], g.known[me]
     for t in range(HT):
         if hand[t]:
@@ -1616,7 +1610,7 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     for j in range(3):
         n = int(g.vpub_len[j])
         i = put(out, i, n, C.PILE_SIZE)
-        i = put_hot(out, i, 10, VAULT_GROUP[g.vpub[j, n - 1]] if n > 0 else 9)
+        i = mark_hot(out, i, 10, VAULT_GROUP[g.vpub[j, n - 1]] if n > 0 else 9)
     for v in range(C.N_VAULTS):
         if g.revealed[v]:
             out[i + v] = 1.0
@@ -1630,25 +1624,25 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     i += C.N_CREW_TYPES
     for j in range(3):
         n = int(g.pc_len)
-        i = put_hot(out, i, 33, int(g.pchar[n - 1 - j]) if n > j else 32)
+        i = mark_hot(out, i, 33, int(g.pchar[n - 1 - j]) if n > j else 32)
     for j in range(3):
         n = int(g.pt_len)
-        i = put_hot(out, i, 13, int(g.ptool[n - 1 - j]) - T0 if n > j else 12)
+        i = mark_hot(out, i, 13, int(g.ptool[n - 1 - j]) - T0 if n > j else 12)
     for x in range(C.N_DISRUPT):
         if g.dused[x]:
             out[i + x] = np.float32(g.dused[x]) / TWO
     i += C.N_DISRUPT
     d = int(g.dec)
-    i = put_hot(out, i, NUM_DECISIONS, d if g.owner == me else -1)
-    i = put_hot(out, i, HT, int(g.card_in_play))
+    i = mark_hot(out, i, NUM_DECISIONS, d if g.owner == me else -1)
+    i = mark_hot(out, i, HT, int(g.card_in_play))
     e = int(g.effect)
-    i = put_hot(out, i, NE, e if e > 0 else -1)
+    i = mark_hot(out, i, NE, e if e > 0 else -1)
     shows_player = (d == TARGET_CREW or d == TARGET_CARD or d == TARGET_SKILL
                     or d == DEST_CREW or d == FAIL_CARD)
-    i = put_hot(out, i, 4, (int(g.tgt_player) - me) % N if shows_player else -1)
+    i = mark_hot(out, i, 4, (int(g.tgt_player) - me) % N if shows_player else -1)
     shows_crew = (d == TARGET_CARD or d == TARGET_SKILL or d == DEST_CREW or d == FAIL_CARD
                   or d == SWAP_CARD)
-    i = put_hot(out, i, K, int(g.tgt_crew) if shows_crew else -1)
+    i = mark_hot(out, i, K, int(g.tgt_crew) if shows_crew else -1)
     t = int(g.crack_target)
     if t >= 0 or d == CRACK_TARGET:  # the declared crew is public from the declaration on
         out[i + int(g.crack_crew)] = 1.0
@@ -1688,7 +1682,7 @@ def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
     i = put(out, i, min(int(g.loot[q]), c.goal), c.goal)
     ln = int(g.vpriv_len[q])
     i = put(out, i, ln, C.N_VAULTS)
-    i = put_hot(out, i, 28, int(g.vpriv[q, ln - 1]) if ln > 0 else 27)
+    i = mark_hot(out, i, 28, int(g.vpriv[q, ln - 1]) if ln > 0 else 27)
     fails = 0
     for x in range(ln):  # each vault at its id's column, as its depth from the top (1 = top)
         v = int(g.vpriv[q, x])
