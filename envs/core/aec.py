@@ -16,7 +16,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .game import Game
+from .game import Game, TurnView
 from .layout import observation_box
 
 
@@ -50,6 +50,7 @@ class HeistAECEnv(AECEnv, EzPickle):
         self._zero_mask = np.zeros(self.game.num_actions, np.int8)
         self._zero_mask.flags.writeable = False
         self.kernel_state = None  # the batch-of-one kernel state (`state()` is PettingZoo's)
+        self._view = TurnView.of(self.game)  # what each step leaves for `_sync` to read
         self._seed_rng = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -64,6 +65,7 @@ class HeistAECEnv(AECEnv, EzPickle):
             seed = int(self._seed_rng.integers(0, 2**63 - 1))
         self.seed_value = int(seed)
         self.kernel_state = self.game.init(np.array([self.seed_value], dtype=np.int64))
+        self.game.peek_one(self.kernel_state, self._view)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -83,7 +85,7 @@ class HeistAECEnv(AECEnv, EzPickle):
             raise ValueError(f"{self.metadata['name']}: {agent} must act with an int action "
                              f"in 0..{self.game.num_actions - 1}, got {action!r}")
         self._cumulative_rewards[agent] = 0.0
-        self.game.step_one(self.kernel_state, int(action))
+        self.game.step_one(self.kernel_state, int(action), self._view)
         self.num_moves += 1
         self._sync()
         self._accumulate_rewards()
@@ -91,19 +93,19 @@ class HeistAECEnv(AECEnv, EzPickle):
             self.render()
 
     def _sync(self) -> None:
-        """Copy the kernel's batch-of-one state into the AEC bookkeeping."""
-        st = self.kernel_state
-        self.rewards = dict(zip(self.agents, st.rewards[0].tolist()))
-        if not (st.terminated.item(0) or st.truncated.item(0)):
+        """Copy what the last step left in `_view` into the AEC bookkeeping."""
+        player, terminated, truncated = self._view.turn.tolist()
+        self.rewards = dict(zip(self.agents, self._view.rewards.tolist()))
+        if not (terminated or truncated):
             # only the agent to move has a mask; the one who moved before loses theirs
             prev = getattr(self, "agent_selection", None)
             if prev in self.infos:
                 self.infos[prev] = {"action_mask": self._zero_mask}
-            self.agent_selection = self.possible_agents[st.current_player.item(0)]
-            self.infos[self.agent_selection] = {
-                "action_mask": st.legal_action_mask[0].astype(np.int8)}
+            self.agent_selection = self.possible_agents[player]
+            self.infos[self.agent_selection] = {"action_mask": self._view.mask.copy()}
             return
-        flag = self.terminations if st.terminated[0] else self.truncations
+        st = self.kernel_state
+        flag = self.terminations if terminated else self.truncations
         final = self.game.scores(st)[0]
         wins = np.flatnonzero(self.game.winners(st)[0]).tolist()
         extra = self.game.final_info(st, 0)

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import jit
 from .buffers import BufferPool
-from .game import Game
+from .game import Game, TurnView
 from .records import RecordState, record_dtype
 from .rng import seed_keys
 
@@ -148,18 +148,26 @@ class CompiledGame(Game):
             raise self._illegal_error(state, bad, int(acts[bad]))
         return state
 
-    def step_one(self, state: RecordState, action: int) -> None:
-        bad = self.drivers().play_batch(_records(state.data), STEP, np.array([action], np.int64),
-                                        _NO_KEYS, _ALL, self.cfg)
-        if bad >= 0:
+    def step_one(self, state: RecordState, action: int, view: TurnView | None = None) -> None:
+        d = self.drivers()
+        if view is None:
+            legal = d.play_batch(_records(state.data), STEP, np.array([action], np.int64),
+                                 _NO_KEYS, _ALL, self.cfg) < 0
+        else:  # the AEC env's step: one compiled call for the step and all it then reads
+            legal = d.step_peek(_records(state.data), action, self.cfg, view.turn,
+                                view.rewards, view.mask)
+        if not legal:
             raise self._illegal_error(state, 0, action)
+
+    def peek_one(self, state: RecordState, view: TurnView) -> None:
+        self.drivers().peek_one(_records(state.data), view.turn, view.rewards, view.mask)
 
     def observe_one(self, state: RecordState, seat: int) -> np.ndarray:
         if self.reveal_hidden:
             return super().observe_one(state, seat)
-        out = np.empty((1, self.base_obs_size), np.float32)
-        self.drivers().observe_batch(_records(state.data), self._one_seat[seat], out, self.cfg)
-        return out[0]
+        out = np.empty(self.base_obs_size, np.float32)
+        self.drivers().observe_one(_records(state.data), seat, out, self.cfg)
+        return out
 
     def resume(self, state: RecordState, where: np.ndarray | None = None) -> RecordState:
         """Automatic play up to the next decision in crafted states (tests, scenarios)."""

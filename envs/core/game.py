@@ -8,6 +8,7 @@ oracle (`reveal_hidden`) view and layout-derived helpers.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -26,6 +27,21 @@ def single_option(mask: np.ndarray) -> np.ndarray:
     bools summed as bytes into uint16: several times faster than a bool sum for a large
     batch)."""
     return np.add.reduce(mask.view(np.uint8), axis=1, dtype=np.uint16) == 1
+
+
+@dataclass
+class TurnView:
+    """What the AEC env reads of its game after each step, as plain arrays refilled in place:
+    `turn` = (current player, terminated, truncated), the step's rewards, the int8 mask."""
+
+    turn: np.ndarray
+    rewards: np.ndarray
+    mask: np.ndarray
+
+    @classmethod
+    def of(cls, game: Game) -> TurnView:
+        return cls(np.zeros(3, np.int64), np.zeros(game.num_players, np.float32),
+                   np.zeros(game.num_actions, np.int8))
 
 
 class Game:
@@ -167,10 +183,18 @@ class Game:
             return self.oracle_view(state, self._one_seat[seat])[0]
         return self._observe(state, self._one_seat[seat])[0]
 
-    def step_one(self, state: BatchState, action: int) -> None:
+    def step_one(self, state: BatchState, action: int, view: TurnView | None = None) -> None:
         """`step` of a batch of one with a Python int action (compiled games skip the
-        argument checks that a batch needs)."""
+        argument checks that a batch needs), then `peek_one` into `view` if given."""
         self.step(state, np.array([action], np.int64))
+        if view is not None:
+            self.peek_one(state, view)
+
+    def peek_one(self, state: BatchState, view: TurnView) -> None:
+        """Copy what the AEC env reads after each step of game 0 into `view`."""
+        view.turn[:] = state.current_player[0], state.terminated[0], state.truncated[0]
+        view.rewards[:] = state.rewards[0]
+        view.mask[:] = state.legal_action_mask[0]
 
     def obs_fields(self, obs: np.ndarray) -> dict[str, np.ndarray]:
         """Decode an observation (or a batch) into named parts."""
