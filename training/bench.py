@@ -6,8 +6,8 @@ training), so the batch stays full; the batch kernel is timed on games of every 
 
 The AEC env is measured as users get it (`env()`, with PettingZoo's standard wrappers) next to
 the floor: a do-nothing env with the same spaces, wrappers and game length, driven by the same
-loop, so that each game's figure reads as a fraction of what PettingZoo itself allows on the
-machine at that moment. Compiled kernels are also timed with threads switched on, and
+loop in alternating slices of time, so that each game's figure reads as a fraction of what
+PettingZoo itself allows on the machine at that moment. Compiled kernels are also timed with threads switched on, and
 `compile_times` measures a cold compile and a warm start in fresh processes.
 """
 
@@ -48,6 +48,7 @@ class BenchResult:
     runs: list[float] = field(default_factory=list)  # agent-steps/s of each repeat
     threads: int = 1  # threads the compiled kernel ran on
     of_floor: float = float("nan")  # AEC: agent-steps/s as a fraction of the floor's
+    floor_ratios: list[float] = field(default_factory=list)  # AEC: that fraction per slice
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -60,8 +61,10 @@ class BenchResult:
         rate = float(np.median(rates))
         first = results[0]
         length = float(np.mean([r.mean_game_length for r in results]))
+        ratios = [x for r in results for x in r.floor_ratios]
         return cls(first.game, first.players, first.mode, first.batch, rate, rate / length,
-                   length, max(r.peak_mb for r in results), rates, first.threads)
+                   length, max(r.peak_mb for r in results), rates, first.threads,
+                   float(np.median(ratios)) if ratios else float("nan"), ratios)
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -180,17 +183,6 @@ def aec_loop(env: AECEnv, seconds: float, seed: int, now: Callable[[], float]
     return steps, games, now() - t0, lengths
 
 
-def bench_aec(name: str, players: int, seconds: float = 2.0, seed: int = 0,
-              clock: str = "wall") -> BenchResult:
-    """The PettingZoo AEC env as users make it (`env()`, with the standard wrappers), timed
-    after a warm-up game: the first one of a process loads the compiled rules."""
-    env = make_env(name, num_players=players)
-    aec_loop(env, 1e-3, seed, CLOCKS[clock])  # one whole game: loads and warms the drivers
-    steps, games, elapsed, lengths = aec_loop(env, seconds, seed, CLOCKS[clock])
-    return BenchResult(name, players, "aec", 1, steps / elapsed, games / elapsed,
-                       float(np.mean(lengths)), float("nan"))
-
-
 class NullEnv(AECEnv):
     """The floor of the AEC benchmark: an env with a game's spaces that does nothing.
 
@@ -244,18 +236,39 @@ class NullEnv(AECEnv):
         self.agent_selection = self.agents[(i + 1) % len(self.agents)]
 
 
-def bench_floor(name: str, players: int, seconds: float = 2.0, seed: int = 0,
-                clock: str = "wall") -> BenchResult:
-    """The do-nothing env with the spaces of the game's env and its mean game length, wrapped
-    like ours (`standard_wrappers`, as `env()` does)."""
-    game_env = make_env(name, num_players=players)
-    agent = game_env.possible_agents[0]
+def bench_aec(name: str, players: int, seconds: float = 2.0, seed: int = 0,
+              clock: str = "wall", slices: int = 10) -> tuple[BenchResult, BenchResult]:
+    """The PettingZoo AEC env as users make it (`env()`, with the standard wrappers) and its
+    floor, the do-nothing env with the same spaces and mean game length wrapped alike: (floor,
+    aec). They run in turns, `slices` of `seconds / slices` each (whole games), so that a slow
+    spell of a shared machine falls on both alike; the AEC result's `of_floor` is the median
+    of the slices' ratios. The env is timed after a warm-up game: the first one of a process
+    loads the compiled rules."""
+    now = CLOCKS[clock]
+    env = make_env(name, num_players=players)
+    agent = env.possible_agents[0]
     length = round(mean_game_length(name, players, seed))
-    env = standard_wrappers(NullEnv(players, game_env.observation_space(agent),
-                                    game_env.action_space(agent), length))
-    steps, games, elapsed, lengths = aec_loop(env, seconds, seed, CLOCKS[clock])
-    return BenchResult(name, players, "floor", 1, steps / elapsed, games / elapsed,
-                       float(np.mean(lengths)), float("nan"))
+    floor = standard_wrappers(NullEnv(players, env.observation_space(agent),
+                                      env.action_space(agent), length))
+    aec_loop(env, 1e-3, seed, now)  # one whole game: loads and warms the drivers
+    totals = {"floor": [0, 0, 0.0, []], "aec": [0, 0, 0.0, []]}
+    ratios = []
+    for k in range(slices):
+        rates = {}
+        for mode, e in (("floor", floor), ("aec", env)):
+            steps, games, elapsed, lengths = aec_loop(e, seconds / slices, seed + k, now)
+            t = totals[mode]
+            t[0], t[1], t[2] = t[0] + steps, t[1] + games, t[2] + elapsed
+            t[3] += lengths
+            rates[mode] = steps / elapsed
+        ratios.append(rates["aec"] / rates["floor"])
+    out = []
+    for mode, (steps, games, elapsed, lengths) in totals.items():
+        out.append(BenchResult(name, players, mode, 1, steps / elapsed, games / elapsed,
+                               float(np.mean(lengths)), float("nan")))
+    out[1].floor_ratios = ratios
+    out[1].of_floor = float(np.median(ratios))
+    return out[0], out[1]
 
 
 # what a fresh process times of a compiled game: import + build + init + first step, then the
@@ -324,7 +337,8 @@ def thread_notes(games: Iterable[str], batches: Iterable[int], threads: Iterable
 def run_benchmarks(games: Iterable[str], players: Iterable[int] | None, batches: Iterable[int],
                    seconds: float, progress: bool = True, clock: str = "wall", repeat: int = 1,
                    threads: Iterable[int] = (1,)) -> list[BenchResult]:
-    """Every (game, player count): the floor, the AEC env, then the kernel at each batch size
+    """Every (game, player count): the AEC env with its floor (`bench_aec`), then the kernel at
+    each batch size
     and thread count (more than one only where B > 1; see
     `thread_notes`). With clock="cpu" rates are
     per CPU-second of this process (steadier on a shared machine). With `repeat` > 1 every
@@ -340,20 +354,20 @@ def run_benchmarks(games: Iterable[str], players: Iterable[int] | None, batches:
     for name in games:
         counts = module(name).Game.player_counts
         for n in (counts if players is None else [p for p in players if p in counts]):
-            jobs += [(name, n, "floor", 1, 1), (name, n, "aec", 1, 1)]
+            jobs += [(name, n, "aec", 1, 1)]  # with its floor
             jobs += [(name, n, "batch", b, t) for b in batches for t in threads
                      if t == 1 or b > 1]
-    runs: dict[tuple, list[BenchResult]] = {job: [] for job in jobs}
-    measure = {"floor": bench_floor, "aec": bench_aec}
+    runs: dict[tuple, list[BenchResult]] = {}
     for job in tqdm(jobs * repeat, desc="bench", disable=not progress, unit="run"):
         name, n, mode, b, t = job
-        runs[job].append(measure[mode](name, n, seconds, clock=clock) if mode in measure
-                         else bench_batch(name, n, b, seconds, clock=clock, threads=t))
-    results = {job: BenchResult.median_of(r) for job, r in runs.items()}
-    for (name, n, mode, _, _), r in results.items():
         if mode == "aec":
-            r.of_floor = r.agent_steps_per_s / results[name, n, "floor", 1, 1].agent_steps_per_s
-    return list(results.values())
+            floor, aec = bench_aec(name, n, seconds, clock=clock)
+            runs.setdefault((name, n, "floor", 1, 1), []).append(floor)
+            runs.setdefault(job, []).append(aec)
+        else:
+            runs.setdefault(job, []).append(bench_batch(name, n, b, seconds, clock=clock,
+                                                        threads=t))
+    return [BenchResult.median_of(r) for r in runs.values()]
 
 
 def format_table(results: list[BenchResult]) -> str:

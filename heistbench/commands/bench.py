@@ -20,7 +20,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "bench", help="measure steps per second", description="Measure, per game and player "
         "count, the AEC env's agent-steps/s (with PettingZoo's standard wrappers, as env() "
         "makes it) next to the floor, a do-nothing env with the same spaces, wrappers and game "
-        "length timed in the same run ('%% of floor'), and the batch kernel's agent-steps/s at "
+        "length, the two timed in turns in the same run ('%% of floor': the median ratio of the "
+        "turns), and the batch kernel's agent-steps/s at "
         "several batch sizes and thread counts (observation and action mask computed every "
         "step, random legal actions, finished games replaced), games/s, mean game length and "
         "peak memory; --compile adds cold-compile and warm-start times.")
