@@ -136,17 +136,6 @@ def put(out: np.ndarray, i: int, v, scale: float) -> int:
     return i + 1
 
 
-@jit(inline="always")
-def put_all(out: np.ndarray, i: int, src: np.ndarray, scale: float) -> int:
-    """`put` of each value of a 1-D array in turn: one plain loop, which the compiler turns
-    into vector instructions (a `put` per value stays scalar: 3-5x slower)."""
-    s = np.float32(scale)
-    n = src.shape[0]
-    for k in range(n):
-        out[i + k] = np.float32(src[k]) * s
-    return i + n
-
-
 @jit
 def put_capped(out: np.ndarray, i: int, v, scale: float) -> int:
     """A count times its scale, in float32, capped at 1."""

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
-from ..core.scalar import put, put_all, put_hot
+from ..core.scalar import put, put_hot
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
@@ -982,7 +982,8 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     i = put_hot(out, 0, 3, N - 2)
     i = put(out, i, g.coffers, F75)
     i = put(out, i, g.deck_len, F48)
-    i = put_all(out, i, g.discard, F3)
+    for t in range(T):
+        i = put(out, i, g.discard[t], F3)
     i = put(out, i, min(int(g.turns_total), 200), F200)
     i = put(out, i, g.turns_taken[seat] == 0, 1.0)
     for j in range(J):  # out of game / in stack below the top / top / completed
@@ -991,7 +992,8 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
         i = put_hot(out, i, 4, cat)
     for r in range(N):
         i = seat_block(g, (seat + r) % N, r == 0, out, i)
-    i = put_all(out, i, g.hand[seat], F3)
+    for t in range(T):
+        i = put(out, i, g.hand[seat, t], F3)
     d = int(g.dec)
     if not (seat == g.current_player and NONE < d < NUM_DECISIONS):
         out[i:] = 0
@@ -999,12 +1001,14 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     i = put_hot(out, i, NUM_DECISIONS, d)
     i = put_hot(out, i, T, int(g.prog))
     i = put_hot(out, i, J, int(g.team_job))
-    i = put_all(out, i, g.staging, F6)
+    for t in range(T):
+        i = put(out, i, g.staging[t], F6)
     n0, n1, n2 = team_needed(g)
     i = put(out, i, n0, F6)
     i = put(out, i, n1, F6)
     i = put(out, i, n2, F6)
-    i = put_all(out, i, g.mm_draw, F3)
+    for t in range(T):
+        i = put(out, i, g.mm_draw[t], F3)
     tp = int(g.tgt_player)
     i = put_hot(out, i, 4, (tp - int(g.current_player)) % N if tp >= 0 else -1)
     i = put_hot(out, i, 3, int(g.tgt_night))
@@ -1017,16 +1021,27 @@ def seat_block(g, p: int, mine: bool, out: np.ndarray, i: int) -> int:
     """One seat's public block (the observer's own shows the whole hand as known)."""
     i = put(out, i, g.stash[p], F75)
     i = put(out, i, min(hand_total(g, p), 30), F30)
-    i = put_all(out, i, g.hand[p] if mine else g.known[p], F3)
+    for t in range(T):
+        i = put(out, i, g.hand[p, t] if mine else g.known[p, t], F3)
     for night in range(3):
-        i = put_all(out, i, g.night[p, night], F3)
-    i = put_all(out, i, g.night_isk[p], F3)
-    i = put_all(out, i, g.refresh[p], F3)
-    for j in range(J):
-        i = put(out, i, g.job_owner[j] == p, 1.0)
+        for t in range(T):
+            i = put(out, i, g.night[p, night, t], F3)
+    for night in range(3):
+        i = put(out, i, g.night_isk[p, night], F3)
+    for t in range(T):
+        i = put(out, i, g.refresh[p, t], F3)
+    # the completed Jobs, then their count per colour: one pass over the Jobs for both
+    bonus = 0
     for s in range(S):
-        i = put(out, i, colour_jobs(g, p, s), F4)
-    i = put(out, i, min(score_of(g, p), 100), F100)
+        n = 0
+        for j in range(4 * s, 4 * s + 4):
+            own = g.job_owner[j] == p
+            out[i + j] = own
+            n += own
+        out[i + J + s] = np.float32(n) * np.float32(F4)
+        bonus += SET_BONUS[n]
+    i += J + S
+    i = put(out, i, min(int(g.stash[p]) + bonus, 100), F100)  # score_of
     i = put(out, i, min(int(g.turns_taken[p]), 100), F100)
     i = put(out, i, p == g.start_player, 1.0)
     return put(out, i, p == g.current_player, 1.0)
