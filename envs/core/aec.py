@@ -50,7 +50,7 @@ class HeistAECEnv(AECEnv, EzPickle):
         self._zero_mask = np.zeros(self.game.num_actions, np.int8)
         self._zero_mask.flags.writeable = False
         self.kernel_state = None  # the batch-of-one kernel state (`state()` is PettingZoo's)
-        self._view = TurnView.of(self.game)  # what each step leaves for `_sync` to read
+        self._view = TurnView(self.game)  # what each step leaves for `_sync` to read
         self._seed_rng = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space:

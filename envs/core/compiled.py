@@ -78,6 +78,7 @@ class CompiledGame(Game):
         c["auto_forced"] = self.auto_forced  # (actions are always checked: it costs nothing)
         c["by_score"], c["score_scale"] = self.reward_mode == "score", self.score_scale
         self._configure(c)
+        self._no_view = _records(TurnView(self).data[:0])  # play_batch's "no AEC view"
         # observation buffers reused once nobody holds them: a fresh one of megabytes costs
         # more in page faults than the observation itself
         self._out = BufferPool()
@@ -131,7 +132,7 @@ class CompiledGame(Game):
               where: np.ndarray) -> int:
         d = self.drivers()
         run = d.play_batch_threads if jit.threads() > 1 and state.batch_size > 1 else d.play_batch
-        return run(_records(state.data), mode, actions, keys, where, self.cfg)
+        return run(_records(state.data), mode, actions, keys, where, self.cfg, self._no_view)
 
     def step(self, state: RecordState, actions: np.ndarray | int,
              where: np.ndarray | None = None) -> RecordState:
@@ -149,25 +150,20 @@ class CompiledGame(Game):
         return state
 
     def step_one(self, state: RecordState, action: int, view: TurnView | None = None) -> None:
-        d = self.drivers()
-        if view is None:
-            legal = d.play_batch(_records(state.data), STEP, np.array([action], np.int64),
-                                 _NO_KEYS, _ALL, self.cfg) < 0
-        else:  # the AEC env's step: one compiled call for the step and all it then reads
-            legal = d.step_peek(_records(state.data), action, self.cfg, view.turn,
-                                view.rewards, view.mask)
-        if not legal:
+        """The AEC env's step: one compiled call for the step and, given a view, what the env
+        then reads."""
+        bad = self.drivers().play_batch(
+            _records(state.data), STEP, np.array([action], np.int64), _NO_KEYS, _ALL, self.cfg,
+            self._no_view if view is None else _records(view.data))
+        if bad >= 0:
             raise self._illegal_error(state, 0, action)
-
-    def peek_one(self, state: RecordState, view: TurnView) -> None:
-        self.drivers().peek_one(_records(state.data), view.turn, view.rewards, view.mask)
 
     def observe_one(self, state: RecordState, seat: int) -> np.ndarray:
         if self.reveal_hidden:
             return super().observe_one(state, seat)
-        out = np.empty(self.base_obs_size, np.float32)
-        self.drivers().observe_one(_records(state.data), seat, out, self.cfg)
-        return out
+        out = np.empty((1, self.base_obs_size), np.float32)
+        self.drivers().observe_batch(_records(state.data), self._one_seat[seat], out, self.cfg)
+        return out[0]
 
     def resume(self, state: RecordState, where: np.ndarray | None = None) -> RecordState:
         """Automatic play up to the next decision in crafted states (tests, scenarios)."""

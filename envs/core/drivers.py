@@ -61,47 +61,51 @@ def first_illegal(states, actions, where, c):
 
 
 @njit(cache=True, inline="always")
-def play_one(g, mode, a, key, c):
-    """One game: set up from `key` (INIT), one decision `a` (STEP), or automatic play (RESUME)."""
-    if mode == INIT:
-        g.key = key
-        setup(g, c)  # noqa: F821  (injected)
-    elif mode == STEP:
+def play_one(g, i, mode, actions, keys, where, c):
+    """Game i of a batch: set up (INIT), one decision (STEP), or automatic play (RESUME)."""
+    if mode == STEP:
         g.rewards[:] = 0
-        apply(g, a, c)  # noqa: F821
+    if mode == INIT:
+        g.key = keys[i]
+        setup(g, c)  # noqa: F821  (injected)
+    elif not is_live(g, where, i):
+        return
+    elif mode == STEP:
+        apply(g, actions[i], c)  # noqa: F821
         g.steps += 1
     resume(g, c)  # noqa: F821
     settle(g, c)
 
 
 @njit(cache=True, inline="always")
-def play_game(g, i, mode, actions, keys, where, c):
-    """Game i of a batch in `play_batch`: only live ones (in `where`) step or resume."""
-    if mode == INIT:
-        play_one(g, INIT, 0, keys[i], c)
-    elif is_live(g, where, i):
-        play_one(g, mode, actions[i] if mode == STEP else 0, 0, c)
-    elif mode == STEP:
-        g.rewards[:] = 0
+def look(g, view):
+    """What the AEC env reads of its game after each step, into its view record: `turn` =
+    (current player, terminated, truncated), the last step's rewards and the int8 mask."""
+    view.turn[0], view.turn[1], view.turn[2] = g.current_player, g.terminated, g.truncated
+    view.rewards[:] = g.rewards
+    view.mask[:] = g.legal_action_mask
 
 
 @njit(cache=True)
-def play_batch(states, mode, actions, keys, where, cfg):
+def play_batch(states, mode, actions, keys, where, cfg, view):
     """Set up, step or resume every game (the live ones in `where`, if given). A step first
     checks every action: it returns the first game with an illegal one, and then nothing has
-    changed; otherwise -1."""
+    changed; otherwise -1. With a `view` row (a batch of one: the AEC env), `look` fills it
+    afterwards, in the same call."""
     c = cfg[0]
     if mode == STEP:
         bad = first_illegal(states, actions, where, c)
         if bad >= 0:
             return bad
     for i in range(states.shape[0]):
-        play_game(states[i], i, mode, actions, keys, where, c)
+        play_one(states[i], i, mode, actions, keys, where, c)
+    if view.shape[0]:
+        look(states[0], view[0])
     return -1
 
 
 @njit(cache=True, parallel=True)
-def play_batch_threads(states, mode, actions, keys, where, cfg):
+def play_batch_threads(states, mode, actions, keys, where, cfg, view):
     """`play_batch` with the games spread over threads (the config record is read inside the
     loop: numba's parallel loops cannot take a record from outside)."""
     if mode == STEP:
@@ -109,42 +113,10 @@ def play_batch_threads(states, mode, actions, keys, where, cfg):
         if bad >= 0:
             return bad
     for i in prange(states.shape[0]):
-        play_game(states[i], i, mode, actions, keys, where, cfg[0])
+        play_one(states[i], i, mode, actions, keys, where, cfg[0])
+    if view.shape[0]:
+        look(states[0], view[0])
     return -1
-
-
-@njit(cache=True, inline="always")
-def peek(g, turn, rewards, mask):
-    """What the AEC env reads of a game after each step, into plain arrays: `turn` =
-    (current player, terminated, truncated), the last step's rewards and the int8 mask."""
-    turn[0], turn[1], turn[2] = g.current_player, g.terminated, g.truncated
-    rewards[:] = g.rewards[: rewards.shape[0]]
-    mask[:] = g.legal_action_mask
-
-
-@njit(cache=True)
-def step_peek(states, action, cfg, turn, rewards, mask):
-    """The AEC env's step in one call: decision `action` in the game of a batch of one (if it
-    is still live), then `peek`. False, with nothing changed, if the action is illegal."""
-    c = cfg[0]
-    g = states[0]
-    if not (g.terminated or g.truncated):
-        if action < 0 or action >= c.num_actions or g.legal_action_mask[action] == 0:
-            return False
-        play_one(g, STEP, action, 0, c)
-    peek(g, turn, rewards, mask)
-    return True
-
-
-@njit(cache=True)
-def peek_one(states, turn, rewards, mask):
-    peek(states[0], turn, rewards, mask)
-
-
-@njit(cache=True)
-def observe_one(states, seat, out, cfg):
-    """`observe` of the game of a batch of one into the row `out` (the AEC env's observe)."""
-    observe(states[0], seat, out, cfg[0])  # noqa: F821
 
 
 @njit(cache=True)

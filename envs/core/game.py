@@ -8,7 +8,6 @@ oracle (`reveal_hidden`) view and layout-derived helpers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -29,19 +28,18 @@ def single_option(mask: np.ndarray) -> np.ndarray:
     return np.add.reduce(mask.view(np.uint8), axis=1, dtype=np.uint16) == 1
 
 
-@dataclass
 class TurnView:
-    """What the AEC env reads of its game after each step, as plain arrays refilled in place:
-    `turn` = (current player, terminated, truncated), the step's rewards, the int8 mask."""
+    """What the AEC env reads of its game after each step, refilled in place: `turn` =
+    (current player, terminated, truncated), the step's `rewards` and the int8 `mask`. They
+    are views of one record, `data`, so that a compiled step fills them in the same call."""
 
-    turn: np.ndarray
-    rewards: np.ndarray
-    mask: np.ndarray
-
-    @classmethod
-    def of(cls, game: Game) -> TurnView:
-        return cls(np.zeros(3, np.int64), np.zeros(game.num_players, np.float32),
-                   np.zeros(game.num_actions, np.int8))
+    def __init__(self, game: Game):
+        self.data = np.zeros(1, [("turn", np.int64, (3,)),
+                                 ("rewards", np.float32, (max(game.player_counts),)),
+                                 ("mask", np.int8, (game.num_actions,))])
+        self.turn = self.data["turn"][0]
+        self.rewards = self.data["rewards"][0, : game.num_players]
+        self.mask = self.data["mask"][0]
 
 
 class Game:
