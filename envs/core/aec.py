@@ -87,15 +87,17 @@ class HeistAECEnv(AECEnv, EzPickle):
         self._cumulative_rewards[agent] = 0.0
         self.game.step_one(self.kernel_state, int(action), self._view)
         self.num_moves += 1
-        self._sync()
-        self._accumulate_rewards()
+        if self._sync():
+            self._accumulate_rewards()
         if self.render_mode == "human":  # like PettingZoo's classic envs: a frame per step
             self.render()
 
-    def _sync(self) -> None:
-        """Copy what the last step left in `_view` into the AEC bookkeeping."""
+    def _sync(self) -> bool:
+        """Copy what the last step left in `_view` into the AEC bookkeeping; whether any
+        reward is not zero (most steps give none)."""
         player, terminated, truncated = self._view.turn.tolist()
-        self.rewards = dict(zip(self.agents, self._view.rewards.tolist()))
+        rewards = self._view.rewards.tolist()
+        self.rewards = dict(zip(self.agents, rewards))
         if not (terminated or truncated):
             # only the agent to move has a mask; the one who moved before loses theirs
             prev = getattr(self, "agent_selection", None)
@@ -103,7 +105,7 @@ class HeistAECEnv(AECEnv, EzPickle):
                 self.infos[prev] = {"action_mask": self._zero_mask}
             self.agent_selection = self.possible_agents[player]
             self.infos[self.agent_selection] = {"action_mask": self._view.mask.copy()}
-            return
+            return any(rewards)
         st = self.kernel_state
         flag = self.terminations if terminated else self.truncations
         final = self.game.scores(st)[0]
@@ -116,6 +118,7 @@ class HeistAECEnv(AECEnv, EzPickle):
         # keep cycling through the agents so each one sees its final reward
         cur = self.agent_name_mapping.get(getattr(self, "agent_selection", ""), -1)
         self.agent_selection = self.agents[(cur + 1) % len(self.agents)]
+        return any(rewards)
 
     # -- views -------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -79,6 +79,7 @@ class CompiledGame(Game):
         c["by_score"], c["score_scale"] = self.reward_mode == "score", self.score_scale
         self._configure(c)
         self._no_view = _records(TurnView(self).data[:0])  # play_batch's "no AEC view"
+        self._action = np.zeros(1, np.int64)  # step_one's action, refilled
         # observation buffers reused once nobody holds them: a fresh one of megabytes costs
         # more in page faults than the observation itself
         self._out = BufferPool()
@@ -152,9 +153,10 @@ class CompiledGame(Game):
     def step_one(self, state: RecordState, action: int, view: TurnView | None = None) -> None:
         """The AEC env's step: one compiled call for the step and, given a view, what the env
         then reads."""
-        bad = self.drivers().play_batch(
-            _records(state.data), STEP, np.array([action], np.int64), _NO_KEYS, _ALL, self.cfg,
-            self._no_view if view is None else _records(view.data))
+        self._action[0] = action
+        bad = self.drivers().play_batch(_records(state.data), STEP, self._action, _NO_KEYS, _ALL,
+                                        self.cfg, self._no_view if view is None else
+                                        _records(view.data))
         if bad >= 0:
             raise self._illegal_error(state, 0, action)
 
