@@ -7,8 +7,9 @@ training), so the batch stays full; the batch kernel is timed on games of every 
 The AEC env is measured as users get it (`env()`, with PettingZoo's standard wrappers) next to
 the floor: a do-nothing env with the same spaces, wrappers and game length, driven by the same
 loop in alternating slices of time, so that each game's figure reads as a fraction of what
-PettingZoo itself allows on the machine at that moment. Compiled kernels are also timed with threads switched on, and
-`compile_times` measures a cold compile and a warm start in fresh processes.
+PettingZoo itself allows on the machine at that moment. Compiled kernels are also timed with
+threads switched on, and `compile_times` measures a cold compile and a warm start in fresh
+processes.
 """
 
 from __future__ import annotations

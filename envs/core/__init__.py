@@ -12,7 +12,7 @@ from .layout import (
     observation_box,
 )
 from .options import COMMON_OPTIONS, Option, options_table, resolve_options
-from .state import BatchState
+from .records import RecordState as BatchState  # the batch state of every game
 
 __all__ = ["OBS_BOUNDS", "ActionLayout", "ActionRange", "BatchState", "Block", "COMMON_OPTIONS",
            "Field", "Game", "HeistAECEnv", "ObservationLayout", "Option", "make_env_fns",

@@ -62,7 +62,6 @@ class CompiledGame(Game):
     CONFIG_FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = ()  # the game's own config
     state_cls: ClassVar[type[RecordState]]
     rules_folder: ClassVar[Path]  # the game's folder: its sources key the compiled cache
-    settles_forced = True  # the drivers play forced decisions inside the compiled step
     _announced: ClassVar[set[str]] = set()
 
     def __init__(self, **options: Any):

@@ -1,9 +1,10 @@
-"""The kernel base class every game derives from.
+"""The `Game` contract every game's kernel implements (ARCHITECTURE's public API).
 
-A game supplies its rules as `_init`, `_step`, `_observe`, `scores` and `rank_keys` over index
-subsets of a batch. This base adds what all games share: option validation, action
-validation with clear errors, forced-move settling, the step bound, terminal rewards, the
-oracle (`reveal_hidden`) view and layout-derived helpers.
+`compiled.CompiledGame` implements the stepping on a game's compiled rules. This base holds
+what does not depend on how a game steps: option validation, the observation entry point
+(finished games' rows, the oracle `reveal_hidden` view), winners, the errors of bad actions,
+terminal rewards in NumPy (tests check the compiled ones against them) and layout-derived
+helpers.
 """
 
 from __future__ import annotations
@@ -14,18 +15,7 @@ import numpy as np
 
 from .layout import ActionLayout, Block, Field, ObservationLayout
 from .options import COMMON_OPTIONS, Option, resolve_options
-from .rng import seed_keys
-from .state import BatchState
-
-_ONE = np.zeros(1, np.int64)  # the index list of a batch of one
-_ONE.flags.writeable = False
-
-
-def single_option(mask: np.ndarray) -> np.ndarray:
-    """bool [n]: the rows of a legal-action mask [n, A] with exactly one legal action (the
-    bools summed as bytes into uint16: several times faster than a bool sum for a large
-    batch)."""
-    return np.add.reduce(mask.view(np.uint8), axis=1, dtype=np.uint16) == 1
+from .records import RecordState as BatchState
 
 
 class TurnView:
@@ -43,7 +33,7 @@ class TurnView:
 
 
 class Game:
-    """Rules of one game as a vectorized kernel over a batch of independent games."""
+    """Rules of one game as a kernel over a batch of independent games."""
 
     name: ClassVar[str]  # registry / PettingZoo name, e.g. "big_score_v1"
     title: ClassVar[str]  # human name, e.g. "The Big Score"
@@ -51,9 +41,6 @@ class Game:
     player_counts: ClassVar[tuple[int, ...]]
     GAME_OPTIONS: ClassVar[dict[str, Option]] = {}
     score_scale: ClassVar[float] = 100.0  # divides score margins for reward="score"
-    # True when `_step` itself plays the forced single-option decisions it leads to (honouring
-    # `auto_forced`), so the base need not look for them after every step
-    settles_forced: ClassVar[bool] = False
 
     observation_layout: ObservationLayout  # set by subclasses in __init__ (the base view)
     action_layout: ActionLayout
@@ -101,10 +88,7 @@ class Game:
     # -- the public kernel API ----------------------------------------------------------------
     def init(self, seeds: int | np.ndarray) -> BatchState:
         """A batch of fresh games, one per seed."""
-        keys = seed_keys(seeds)
-        state = self._init(keys)
-        self._settle(state, np.arange(len(keys)))
-        return state
+        raise NotImplementedError
 
     def step(self, state: BatchState, actions: np.ndarray | int,
              where: np.ndarray | None = None) -> BatchState:
@@ -112,32 +96,7 @@ class Game:
 
         `where` (bool [B]) limits the step to those games: the others, and their actions, are
         left alone (a self-play env steps only the games whose opponents are to move)."""
-        B = state.batch_size
-        acts = self._actions_array(actions, B)
-        if where is not None:
-            where = self._where_array(where, B)
-        state.rewards.fill(0.0)
-        if B == 1:  # the AEC env's case: Python scalars instead of a few tiny array calls
-            if state.terminated[0] or state.truncated[0] or (where is not None and not where[0]):
-                return state
-            live = _ONE
-        else:
-            live = ~(state.terminated | state.truncated)
-            if where is not None:
-                live &= where
-            live = live.nonzero()[0]
-            if live.size == 0:
-                return state
-        a = acts.take(live)
-        if self.validate:
-            self._check_actions(state, live, a)
-        self._step(state, live, a.astype(np.int64, copy=False))
-        if B == 1:
-            state.steps[0] += 1
-        else:
-            state.steps[live] += 1
-        self._settle(state, live)
-        return state
+        raise NotImplementedError
 
     def observe(self, state: BatchState, player: int | np.ndarray) -> np.ndarray:
         """float32 [B, obs_size]: what `player` (an int or one seat per game) may know; a seat
@@ -182,11 +141,9 @@ class Game:
         return self._observe(state, self._one_seat[seat])[0]
 
     def step_one(self, state: BatchState, action: int, view: TurnView | None = None) -> None:
-        """`step` of a batch of one with a Python int action (compiled games skip the
-        argument checks that a batch needs), then `peek_one` into `view` if given."""
-        self.step(state, np.array([action], np.int64))
-        if view is not None:
-            self.peek_one(state, view)
+        """`step` of a batch of one with a Python int action (the AEC env's hot path: no
+        argument checks), then `peek_one` into `view` if given."""
+        raise NotImplementedError
 
     def peek_one(self, state: BatchState, view: TurnView) -> None:
         """Copy what the AEC env reads after each step of game 0 into `view`."""
@@ -246,13 +203,6 @@ class Game:
         raise NotImplementedError
 
     # -- for subclasses -----------------------------------------------------------------------
-    def _init(self, keys: np.ndarray) -> BatchState:
-        raise NotImplementedError
-
-    def _step(self, state: BatchState, idx: np.ndarray, actions: np.ndarray) -> None:
-        """Apply `actions` in games `idx` (all live); refresh their mask and current player."""
-        raise NotImplementedError
-
     def _observe(self, state: BatchState, seats: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
@@ -308,42 +258,3 @@ class Game:
         return ValueError(f"{self.name}: game {b}: action {act} ({self.action_name(act)}) is "
                           f"illegal for player {int(state.current_player[b])}; legal: "
                           f"{', '.join(legal)}")
-
-    def _check_actions(self, state: BatchState, live: np.ndarray, a: np.ndarray) -> None:
-        if a.size == 1:  # a batch of one: scalar tests
-            b, act = int(live[0]), int(a[0])
-            if 0 <= act < self.num_actions and state.legal_action_mask[b, act]:
-                return
-        if a.min() < 0 or a.max() >= self.num_actions:
-            j = int(np.flatnonzero((a < 0) | (a >= self.num_actions))[0])
-            raise self._illegal_error(state, int(live[j]), int(a[j]))
-        ok = state.legal_action_mask[live, a]
-        if not ok.all():
-            j = int(np.flatnonzero(~ok)[0])
-            raise self._illegal_error(state, int(live[j]), int(a[j]))
-
-    def _settle(self, state: BatchState, idx: np.ndarray) -> None:
-        """Play forced single-option decisions (if enabled) and apply the step bound."""
-        if self.auto_forced and not self.settles_forced:
-            for _ in range(self.max_steps):
-                # finished games have an all-False mask, so they never count as forced
-                if idx.size == 1:  # a batch of one: scalar tests, no temporaries
-                    row = state.legal_action_mask[idx[0]]
-                    if np.count_nonzero(row) != 1:
-                        break
-                    self._step(state, idx, row.nonzero()[0])
-                    continue
-                mask = state.legal_action_mask
-                if idx.size < state.batch_size:
-                    mask = mask.take(idx, axis=0)
-                one = single_option(mask)
-                if not np.count_nonzero(one):
-                    break
-                self._step(state, idx.compress(one), mask.compress(one, axis=0).argmax(axis=1))
-        longest = (state.steps[idx[0]] if idx.size == 1
-                   else np.maximum.reduce(state.steps.take(idx), initial=0))
-        if longest >= self.max_steps:
-            over = idx[~state.terminated[idx] & (state.steps[idx] >= self.max_steps)]
-            state.truncated[over] = True
-            state.current_player[over] = -1
-            state.legal_action_mask[over] = False

@@ -18,8 +18,6 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from .state import BatchBasics
-
 S = TypeVar("S", bound="RecordState")
 
 # (name, dtype, shape per game, comment): the public fields every game has, first
@@ -64,8 +62,12 @@ def raw(data: np.ndarray) -> np.ndarray:
 _VOID: dict[np.dtype, np.dtype] = {}
 
 
-class RecordState(BatchBasics):
+class RecordState:
     """A batch of games as one structured array (picklable, copyable, sliceable)."""
+
+    current_player: np.ndarray  # fields, as views (see __getattr__)
+    terminated: np.ndarray
+    truncated: np.ndarray
 
     bool_fields: ClassVar[frozenset[str]] = frozenset()
     player_axes: ClassVar[dict[str, int]] = {}  # field -> its per-player axis (per game)
@@ -74,6 +76,17 @@ class RecordState(BatchBasics):
         if data.ndim != 1:
             raise ValueError(f"a state holds a 1-D structured array, got shape {data.shape}")
         self.__dict__.update(data=data, num_players=int(num_players))
+
+    @property
+    def batch_size(self) -> int:
+        return int(self.data.shape[0])
+
+    def __len__(self) -> int:
+        return self.batch_size
+
+    @property
+    def done(self) -> np.ndarray:
+        return self.terminated | self.truncated
 
     def __getattr__(self, name: str) -> np.ndarray:
         """A field's view, made on first use and then kept in the instance's __dict__, so

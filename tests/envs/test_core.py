@@ -1,16 +1,13 @@
-"""The shared core: counter-based RNG, layouts, options, the state container, buffers."""
+"""The shared core: counter-based RNG, layouts, options, buffers."""
 
 from __future__ import annotations
 
-import dataclasses
-import pickle
 from collections.abc import Sequence
 
 import numpy as np
 import pytest
 from heistbench.envs.core import rng
 from heistbench.envs.core.buffers import BufferPool
-from heistbench.envs.core.groups import groups, kinds
 from heistbench.envs.core.layout import (
     ActionLayout,
     ActionRange,
@@ -19,7 +16,6 @@ from heistbench.envs.core.layout import (
     ObservationLayout,
 )
 from heistbench.envs.core.options import Option, resolve_options
-from heistbench.envs.core.state import BatchState
 
 
 def test_rng_depends_only_on_key_stream_and_counter():
@@ -118,33 +114,6 @@ def test_options_name_the_culprit():
         resolve_options("g", spec, {"n": "x"})
 
 
-@dataclasses.dataclass(eq=False)
-class ToyState(BatchState):
-    board: np.ndarray  # int8 [B, 3]
-
-
-def toy(b: int) -> ToyState:
-    z = lambda *s, dt=np.int8: np.zeros((b, *s), dt)  # noqa: E731
-    return ToyState(z(), z(4, dt=bool), z(dt=bool), z(dt=bool), z(2, dt=np.float32),
-                    z(dt=np.int32), rng.seed_keys(np.arange(b)), np.arange(3 * b,
-                                                                       dtype=np.int8).reshape(b, 3))
-
-
-def test_state_copy_index_concat_pickle():
-    s = toy(4)
-    c = s.copy()
-    c.board[0, 0] = 99
-    assert s.board[0, 0] == 0
-    sub = s[[1, 3]]
-    assert sub.batch_size == 2 and sub.board[1].tolist() == s.board[3].tolist()
-    s[np.array([0])] = s[np.array([2])]
-    assert s.board[0].tolist() == s.board[2].tolist()
-    both = ToyState.concat([s[[0]], s[[1]]])
-    assert both.batch_size == 2
-    assert pickle.loads(pickle.dumps(s)) == s
-    assert s[2].batch_size == 1 and len(s) == 4
-
-
 def test_buffer_pool_never_hands_out_a_held_buffer():
     pool = BufferPool()
     pool.SMALL = 0  # pool every size in this test
@@ -159,11 +128,3 @@ def test_buffer_pool_never_hands_out_a_held_buffer():
     assert d.dtype == np.int16 and d is not c
 
 
-def test_groups_split_a_batch_by_code():
-    keys = np.array([3, 1, 3, 0, 1, 3], np.int8)
-    got = [(k, np.arange(6)[sel].tolist()) for k, sel in groups(keys)]
-    assert got == [(0, [3]), (1, [1, 4]), (3, [0, 2, 5])]
-    assert kinds(keys) == [0, 1, 3]
-    assert groups(np.array([2, 2], np.int8)) == [(2, slice(None))]
-    assert kinds(np.array([5], np.int8)) == [5]
-    assert groups(np.zeros(0, np.int8)) == []

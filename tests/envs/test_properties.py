@@ -91,9 +91,9 @@ def test_random_play_invariants(name, n):
         live = ~(s.terminated | s.truncated)
         assert s.legal_action_mask[live].any(axis=1).all(), "empty mask in a live game"
         assert not s.legal_action_mask[~live].any()
-        if game.settles_forced:  # such a kernel hands a single-option decision out only
-            forced = live & (s.legal_action_mask.sum(axis=1) == 1) & ~game.asked_always(s)
-            assert not forced.any(), "forced decision left"
+        # the compiled step plays forced decisions: one is handed out only when asked always
+        forced = live & (s.legal_action_mask.sum(axis=1) == 1) & ~game.asked_always(s)
+        assert not forced.any(), "forced decision left"
         for key, value in game.conserved(s).items():
             assert (value == start[key]).all(), f"{key} not conserved at step {t}"
         if t % 17 == 0:
