@@ -33,11 +33,18 @@ def test_bench_prints_table_and_json(tmp_path):
     out = run("bench", "big_score", "--players", "2", "--batch", "1,16", "--seconds", "0.2",
               "--no-progress", "--json", str(path))
     assert out.returncode == 0, out.stderr
-    assert "agent-steps/s" in out.stdout
+    assert "agent-steps/s" in out.stdout and "memory write bandwidth" in out.stdout
     rows = json.loads(path.read_text())
+    bandwidth = [r for r in rows if r["mode"] == "bandwidth"]
+    assert len(bandwidth) == 1 and bandwidth[0]["write_gb_per_s"] > 0
+    rows = [r for r in rows if r["mode"] != "bandwidth"]
     assert {(r["mode"], r["batch"]) for r in rows} == {("floor", 1), ("aec", 1), ("batch", 1),
                                                        ("batch", 16)}
     assert all(r["agent_steps_per_s"] > 0 and r["mean_game_length"] > 0 for r in rows)
+    # the observation bytes written per second, beside the bandwidth
+    batch = next(r for r in rows if r["batch"] == 16)
+    assert batch["obs_bytes"] == 4 * envs.game("big_score", num_players=2).obs_size
+    assert batch["obs_gb_per_s"] == batch["agent_steps_per_s"] * batch["obs_bytes"] / 1e9
     out = run("bench", "grifters", "--players", "2", "--batch", "8", "--seconds", "0.2",
               "--clock", "cpu", "--no-progress")
     assert out.returncode == 0 and "grifters_v1" in out.stdout, out.stderr
@@ -49,7 +56,7 @@ def test_bench_repeat_reports_the_median_and_range(tmp_path):
               "--repeat", "3", "--clock", "cpu", "--no-progress", "--json", str(path))
     assert out.returncode == 0, out.stderr
     assert "(median)" in out.stdout and "range" in out.stdout
-    rows = json.loads(path.read_text())
+    rows = [r for r in json.loads(path.read_text()) if r["mode"] != "bandwidth"]
     assert [(r["mode"], r["batch"]) for r in rows] == [("floor", 1), ("aec", 1), ("batch", 8)]
     for r in rows:
         assert len(r["runs"]) == 3 and r["agent_steps_per_s"] == sorted(r["runs"])[1]

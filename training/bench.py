@@ -50,9 +50,10 @@ class BenchResult:
     threads: int = 1  # threads the compiled kernel ran on
     of_floor: float = float("nan")  # AEC: agent-steps/s as a fraction of the floor's
     floor_ratios: list[float] = field(default_factory=list)  # AEC: that fraction per slice
+    obs_bytes: int = 0  # bytes of one agent step's observation (float32)
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return asdict(self) | {"obs_gb_per_s": self.obs_gb_per_s}
 
     @classmethod
     def median_of(cls, results: list[BenchResult]) -> BenchResult:
@@ -65,7 +66,12 @@ class BenchResult:
         ratios = [x for r in results for x in r.floor_ratios]
         return cls(first.game, first.players, first.mode, first.batch, rate, rate / length,
                    length, max(r.peak_mb for r in results), rates, first.threads,
-                   float(np.median(ratios)) if ratios else float("nan"), ratios)
+                   float(np.median(ratios)) if ratios else float("nan"), ratios, first.obs_bytes)
+
+    @property
+    def obs_gb_per_s(self) -> float:
+        """Observation bytes written per second (GB/s), to set beside `write_bandwidth`."""
+        return self.agent_steps_per_s * self.obs_bytes / 1e9
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -143,7 +149,24 @@ def _bench_batch(game: Game, name: str, players: int, batch: int, seconds: float
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     rate = steps / elapsed
-    return BenchResult(name, players, "batch", batch, rate, rate / length, length, peak)
+    return BenchResult(name, players, "batch", batch, rate, rate / length, length, peak,
+                       obs_bytes=4 * game.obs_size)
+
+
+def write_bandwidth(mb: int = 128, repeat: int = 5) -> float:
+    """This machine's memory write bandwidth in GB/s now: the best of `repeat` copies
+    (`np.copyto`) of `mb` MB, far more than any cache, counting the bytes written."""
+    src = np.ones(mb * 2**20 // 8)
+    dst = np.empty_like(src)
+    np.copyto(dst, src)  # fault the pages in first
+    best = min(_timed(lambda: np.copyto(dst, src)) for _ in range(repeat))
+    return dst.nbytes / best / 1e9
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
 
 
 @cache
@@ -371,22 +394,28 @@ def run_benchmarks(games: Iterable[str], players: Iterable[int] | None, batches:
     return [BenchResult.median_of(r) for r in runs.values()]
 
 
-def format_table(results: list[BenchResult]) -> str:
-    """The results as a table; repeated measurements add the range of their rates."""
+def format_table(results: list[BenchResult], bandwidth: float | None = None) -> str:
+    """The results as a table; repeated measurements add the range of their rates, and a
+    measured write bandwidth (GB/s) the batch runs' observation bytes as a share of it."""
     from ..envs.core.render import table
 
     spread = any(len(r.runs) > 1 for r in results)
     head = ["game", "players", "mode", "B", "threads",
             "agent-steps/s (median)" if spread else "agent-steps/s"]
     head += ["range"] * spread + ["% of floor", "games/s", "mean length", "peak MB"]
+    head += ["obs GB/s (% of write bandwidth)"] * (bandwidth is not None)
     rows = []
     for r in results:
         row = [r.game, r.players, r.mode, r.batch, r.threads, f"{r.agent_steps_per_s:,.0f}"]
         if spread:
             row.append(f"{min(r.runs):,.0f}-{max(r.runs):,.0f}")
-        rows.append(row + ["-" if r.of_floor != r.of_floor else f"{100 * r.of_floor:.1f}%",
-                           f"{r.games_per_s:,.1f}", f"{r.mean_game_length:.0f}",
-                           "-" if r.peak_mb != r.peak_mb else f"{r.peak_mb:,.0f}"])
+        row += ["-" if r.of_floor != r.of_floor else f"{100 * r.of_floor:.1f}%",
+                f"{r.games_per_s:,.1f}", f"{r.mean_game_length:.0f}",
+                "-" if r.peak_mb != r.peak_mb else f"{r.peak_mb:,.0f}"]
+        if bandwidth is not None:
+            row.append(f"{r.obs_gb_per_s:.2f} ({100 * r.obs_gb_per_s / bandwidth:.0f}%)"
+                       if r.mode == "batch" and r.batch > 1 else "-")
+        rows.append(row)
     return table(head, rows)
 
 

@@ -23,8 +23,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "length, the two timed in turns in the same run ('%% of floor': the median ratio of the "
         "turns), and the batch kernel's agent-steps/s at "
         "several batch sizes and thread counts (observation and action mask computed every "
-        "step, random legal actions, finished games replaced), games/s, mean game length and "
-        "peak memory; --compile adds cold-compile and warm-start times.")
+        "step, random legal actions, finished games replaced), games/s, mean game length, "
+        "peak memory and the observation bytes written per second next to this machine's "
+        "memory write bandwidth measured in the same run; --compile adds cold-compile and "
+        "warm-start times.")
     p.add_argument("game", nargs="?", help="a game name (default: every game)")
     p.add_argument("--players", type=_ints, help="player counts, e.g. 2,4 (default: all)")
     p.add_argument("--batch", type=_ints, default=[1, 256, 4096],
@@ -74,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     limit = jit.numba.config.NUMBA_NUM_THREADS
     if any(not 1 <= t <= limit for t in args.threads):
         raise ValueError(f"--threads must be in 1..{limit}, got {args.threads}")
+    bandwidth = bench.write_bandwidth() if any(b > 1 for b in args.batch) else None
     results = bench.run_benchmarks(games, args.players, args.batch, args.seconds,
                                    progress=not args.no_progress, clock=args.clock,
                                    repeat=args.repeat, threads=args.threads)
@@ -81,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("no benchmark matched: check --players against the game's counts")
     times = bench.measure_compile(games, progress=not args.no_progress) if args.compile else {}
     report = [r.as_dict() for r in results] + [
+        {"mode": "bandwidth", "write_gb_per_s": bandwidth}] * (bandwidth is not None) + [
         {"game": g, "mode": "compile", "compiled": bool(t), **t} for g, t in times.items()]
     notes = bench.thread_notes(games, args.batch, args.threads)
     if args.json == "-":
@@ -89,7 +93,9 @@ def run(args: argparse.Namespace) -> int:
         if notes:
             print("\n".join(notes), file=sys.stderr)
         return 0
-    print(bench.format_table(results))
+    print(bench.format_table(results, bandwidth))
+    if bandwidth is not None:
+        print(f"memory write bandwidth: {bandwidth:.2f} GB/s (np.copyto of 128 MB, best of 5)")
     if notes:
         print("\n".join(notes))
     if times:
