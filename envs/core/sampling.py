@@ -14,21 +14,14 @@ def legal_of_rank(mask: np.ndarray, u: np.ndarray, out: np.ndarray) -> None:
     """out[b] = the legal action of rank floor(u[b] * #legal) in row b, in action order; 0 for
     a row with no legal action. `mask` is a uint8 view of the bool mask."""
     B, A = mask.shape
+    legal = np.empty(A, np.int64)
     for b in range(B):
         row = mask[b]
         n = 0
-        for a in range(A):  # branch-free: the compiler vectorizes the count
-            n += row[a]
-        out[b] = 0
-        if n == 0:
-            continue
-        k = min(max(int(u[b] * n), 0), n - 1)
-        for a in range(A):
-            if row[a]:
-                if k == 0:
-                    out[b] = a
-                    break
-                k -= 1
+        for a in range(A):  # branch-free: every action is written, the legal ones kept
+            legal[n] = a
+            n += row[a] != 0
+        out[b] = 0 if n == 0 else legal[min(max(int(u[b] * n), 0), n - 1)]
 
 
 def sample_legal_batch(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
