@@ -21,7 +21,7 @@ from ..core.scalar import mark_hot
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
-K_MAX = 8  # crew slots stored per seat (the `max_crews` option uses the first K)
+K = C.MAX_CREWS  # crew slots per seat: the most crews the cards allow (components.MAX_CREWS)
 
 # -- decisions (components.DECISIONS), as NumPy ints: numba compiles a function anew for each
 # literal Python int passed to it
@@ -123,10 +123,10 @@ HT = C.N_HAND_TYPES
 STATE_FIELDS = (
     ("hand", np.int8, ("N", HT), "cards in hand by type"),
     ("known", np.int8, ("N", HT), "of those, cards everyone knows are there"),
-    ("crew", np.int8, ("N", K_MAX, C.N_CREW_TYPES), "cards in each crew slot by type"),
-    ("spent", np.bool_, ("N", K_MAX), "the crew flipped a vault this turn"),
-    ("blocked", np.bool_, ("N", K_MAX), "the crew's crack was cancelled this turn"),
-    ("mods", np.int8, ("N", K_MAX, 3), "Sabotage/Reinforce modifiers until the end of the turn"),
+    ("crew", np.int8, ("N", K, C.N_CREW_TYPES), "cards in each crew slot by type"),
+    ("spent", np.bool_, ("N", K), "the crew flipped a vault this turn"),
+    ("blocked", np.bool_, ("N", K), "the crew's crack was cancelled this turn"),
+    ("mods", np.int8, ("N", K, 3), "Sabotage/Reinforce modifiers until the end of the turn"),
     ("deck", np.int8, (C.DECK_SIZE,), "main deck, top at deck_len - 1"),
     ("deck_len", np.int16, (), "cards in the main deck"),
     ("ddeck", np.int8, (C.DISRUPT_DECK_SIZE,), "disrupt deck (disrupt index 0-9)"),
@@ -179,27 +179,21 @@ STATE_FIELDS = (
 )
 CONFIG_FIELDS = (
     ("first_player", np.int64), ("goal", np.int64), ("max_turns", np.int64),
-    ("windows", np.int64), ("K", np.int64),
+    ("windows", np.int64),
     ("force", np.bool_),  # auto_forced: played here, since RESPONSE is never forced
-    # action ids (they depend on the number of crew slots K)
-    ("a_move", np.int64), ("a_crack", np.int64), ("a_draw", np.int64), ("a_end", np.int64),
-    ("a_crew", np.int64), ("a_new", np.int64), ("a_police", np.int64), ("a_player", np.int64),
-    ("a_pile", np.int64), ("a_skill", np.int64), ("a_opt", np.int64), ("a_pass", np.int64),
 )
 
-
-def action_starts(K: int) -> dict[str, int]:
-    """Where each action range starts, for K crew slots (the order of `kernel`'s layout)."""
-    sizes = (("card", HT), ("move", K), ("crack", K), ("draw_deck", 1), ("draw_police_char", 1),
-             ("draw_police_tool", 1), ("end_turn", 1), ("crew", K), ("new_crew", 1),
-             ("boss_to_police", 1), ("player", 4), ("pile", 6), ("skill", 3), ("option", 2),
-             ("pass", 1))
-    out, i = {}, 0
-    for name, n in sizes:
-        out[name] = i
-        i += n
-    out["size"] = i
-    return out
+# -- the action ranges in id order (`kernel`'s layout names and documents them) --------------
+ACTION_SIZES = (("card", HT), ("move", K), ("crack", K), ("draw_deck", 1),
+                ("draw_police_char", 1), ("draw_police_tool", 1), ("end_turn", 1), ("crew", K),
+                ("new_crew", 1), ("boss_to_police", 1), ("player", 4), ("pile", 6),
+                ("skill", 3), ("option", 2), ("pass", 1))
+ACTION_START = dict(zip([n for n, _ in ACTION_SIZES],
+                        np.cumsum([0] + [n for _, n in ACTION_SIZES[:-1]]).tolist()))
+(A_MOVE, A_CRACK, A_DRAW, A_END, A_CREW, A_NEW, A_POLICE, A_PLAYER, A_PILE, A_SKILL, A_OPT,
+ A_PASS) = (ACTION_START[n] for n in ("move", "crack", "draw_deck", "end_turn", "crew",
+                                      "new_crew", "boss_to_police", "player", "pile", "skill",
+                                      "option", "pass"))
 
 
 # == small pieces =================================================================================
@@ -308,10 +302,10 @@ def max_skills(g, p: int, k: int) -> tuple[int, int, int]:
 
 @jit
 def seat_counts(g, p: int, c) -> np.ndarray:
-    """(bosses, members, tools) of each of p's crew slots [K_MAX, 3]."""
-    out = np.zeros((K_MAX, 3), np.int64)
+    """(bosses, members, tools) of each of p's crew slots [K, 3]."""
+    out = np.zeros((K, 3), np.int64)
     cr = g.crew[p]
-    for k in range(c.K):
+    for k in range(K):
         for x in range(C.N_CREW_TYPES):
             out[k, CLASS_OF[x]] += cr[k, x]
     return out
@@ -320,10 +314,10 @@ def seat_counts(g, p: int, c) -> np.ndarray:
 @jit
 def free_slot(g, p: int, c) -> int:
     """Lowest crew slot of p without a crew (K if none)."""
-    for k in range(c.K):
+    for k in range(K):
         if not crew_exists(g, p, k):
             return k
-    return c.K
+    return K
 
 
 @jit
@@ -340,7 +334,7 @@ def normalize(g, p: int, c) -> None:
     """After seat p's crews changed: tools left without a boss or member return to hand
     (known), except the declared crack's overloaded tools, which go to the Police station
     [RB "Tools"; spec §2.7 step 5]; slots without a crew lose their flags."""
-    for k in range(c.K):
+    for k in range(K):
         if crew_exists(g, p, k):
             continue
         cracking = p == g.active and k == g.crack_crew
@@ -484,7 +478,7 @@ def boss_choice(g, a: int, c) -> None:
     """A secret boss choice; after the last one, crews, main deck and hands are made."""
     N = c.num_players
     p = int(g.owner)
-    g.boss_pick[p] = g.boss_offer[p, a - c.a_opt]
+    g.boss_pick[p] = g.boss_offer[p, a - A_OPT]
     nxt = (p + 1) % N
     fp = int(g.first_player)
     if nxt != fp:
@@ -538,7 +532,7 @@ def next_turn(g, c) -> None:
     """Modifiers and spent/blocked flags last until the end of the turn [RB "Turn"]."""
     a = int(g.active)
     for q in range(c.num_players):
-        for k in range(K_MAX):
+        for k in range(K):
             dissolve(g, q, k)
     g.turns_taken[a] += 1
     g.turns_total += 1
@@ -566,12 +560,12 @@ def apply(g, a: int, c) -> None:
     elif d == TARGET_CARD or d == FAIL_CARD:
         target_card(g, a, c)
     elif d == TARGET_SKILL:
-        g.mods[g.tgt_player, g.tgt_crew, a - c.a_skill] += MOD_SIGN[g.effect]
+        g.mods[g.tgt_player, g.tgt_crew, a - A_SKILL] += MOD_SIGN[g.effect]
         g.dec = NONE
     elif d == TARGET_PILE:
-        target_pile(g, a - c.a_pile)
+        target_pile(g, a - A_PILE)
     elif d == TARGET_POLICE_PILE:
-        bail(g, int(g.owner), a - c.a_opt)
+        bail(g, int(g.owner), a - A_OPT)
         g.dec = NONE
     elif d == DEST_CREW:
         dest_crew(g, a, c)
@@ -595,7 +589,7 @@ def apply(g, a: int, c) -> None:
         response(g, a, c)
     elif d == DISRUPT_EFFECT:
         g.dec = NONE
-        push(g, DISRUPT_EFFECTS[g.card_in_play - D0, a - c.a_opt])
+        push(g, DISRUPT_EFFECTS[g.card_in_play - D0, a - A_OPT])
     elif d == DISCARD:
         discard(g, a, c)
     elif d == COPY_BOSS:
@@ -673,15 +667,15 @@ def main(g, a: int, c) -> None:
         play_card(g, a, c)
     elif a < HT:
         play_disrupt(g, p, a)
-    elif a < c.a_crack:
-        g.src_crew = a - c.a_move
+    elif a < A_CRACK:
+        g.src_crew = a - A_MOVE
         g.dec = MOVE_CARD
-    elif a < c.a_draw:
-        g.crack_crew = a - c.a_crack
+    elif a < A_DRAW:
+        g.crack_crew = a - A_CRACK
         g.phase = 3  # declared: no going back [RB FAQ]
         g.dec = CRACK_TARGET
-    elif a < c.a_end:
-        draw_action(g, p, a - c.a_draw, c)
+    elif a < A_END:
+        draw_action(g, p, a - A_DRAW, c)
     else:
         end_turn(g, c)
 
@@ -732,11 +726,11 @@ def play_dest(g, a: int, c) -> None:
     t = int(g.card_in_play)
     g.dec = NONE
     g.card_in_play = -1
-    if a == c.a_police:  # a boss to the Police station for a disrupt
+    if a == A_POLICE:  # a boss to the Police station for a disrupt
         to_police(g, t)
         gain_disrupt(g, p)
         return
-    k = free_slot(g, p, c) if a == c.a_new else a - c.a_crew
+    k = free_slot(g, p, c) if a == A_NEW else a - A_CREW
     g.crew[p, k, t] += 1
 
 
@@ -744,8 +738,8 @@ def play_dest(g, a: int, c) -> None:
 @jit
 def move_dest(g, a: int, c) -> None:
     p, src, x = int(g.active), int(g.src_crew), int(g.move_card)
-    new = a == c.a_new
-    k = free_slot(g, p, c) if new else a - c.a_crew
+    new = a == A_NEW
+    k = free_slot(g, p, c) if new else a - A_CREW
     cls = CLASS_OF[x]
     g.tgt_crew = k
     if not new and crew_counts(g, p, k)[cls] >= CLASS_CAP[cls]:
@@ -823,7 +817,7 @@ def combo_met(g, c) -> bool:
 
 @jit
 def crack_target(g, a: int, c) -> None:
-    g.crack_target = a - c.a_pile
+    g.crack_target = a - A_PILE
     for x in range(12):
         g.over[x] = 0
     g.key_used = 0
@@ -1035,7 +1029,7 @@ def crew_ok(g, q: int, k: int, opp: bool, c) -> bool:
     if op == OP_STEAL:  # an own crew with room for a tool (not the source)
         o = int(g.owner)
         room = 0
-        for kk in range(c.K):
+        for kk in range(K):
             if tool_room(g, o, kk) and (opp or kk != k):
                 room += 1
         return room >= 1
@@ -1050,7 +1044,7 @@ def opp_eligible(g, c) -> bool:
     o = int(g.owner)
     for q in range(c.num_players):
         if q != o:
-            for k in range(c.K):
+            for k in range(K):
                 if crew_ok(g, q, k, True, c):
                     return True
     return False
@@ -1076,7 +1070,7 @@ def eligible(g, q: int, k: int, opp_any: bool, c) -> bool:
 def any_eligible(g, c) -> bool:
     opp_any = opp_eligible(g, c) if WHO[g.effect] == WHO_BACKFIRE else False
     for q in range(c.num_players):
-        for k in range(c.K):
+        for k in range(K):
             if eligible(g, q, k, opp_any, c):
                 return True
     return False
@@ -1100,7 +1094,7 @@ def bury_pile(g, j: int) -> bool:
 @jit
 def boss_in_play(g, b: int, c) -> bool:
     for q in range(c.num_players):
-        for k in range(c.K):
+        for k in range(K):
             if g.crew[q, k, b] > 0:
                 return True
     return False
@@ -1109,7 +1103,7 @@ def boss_in_play(g, b: int, c) -> bool:
 @jit
 def target_player(g, a: int, c) -> None:
     owner = int(g.owner)
-    q = (owner + a - c.a_player) % c.num_players
+    q = (owner + a - A_PLAYER) % c.num_players
     g.tgt_player = q
     op = OP[g.effect]
     if op == OP_PICK:
@@ -1131,7 +1125,7 @@ def pickpocket(g, p: int, q: int) -> None:
 
 @jit
 def target_crew(g, a: int, c) -> None:
-    k = a - c.a_crew
+    k = a - A_CREW
     g.tgt_crew = k
     op = OP[g.effect]
     if op == OP_MOD:
@@ -1169,7 +1163,7 @@ def target_card(g, a: int, c) -> None:
 def dest_crew(g, a: int, c) -> None:
     q, k, t, o = int(g.tgt_player), int(g.tgt_crew), int(g.move_card), int(g.owner)
     g.crew[q, k, t] -= 1
-    g.crew[o, a - c.a_crew, t] += 1
+    g.crew[o, a - A_CREW, t] += 1
     g.dec = NONE
     normalize(g, q, c)
     normalize(g, o, c)
@@ -1229,7 +1223,7 @@ def next_responder(g, c) -> int:
 
 @jit
 def response(g, a: int, c) -> None:
-    if a == c.a_pass:
+    if a == A_PASS:
         g.win_passes += 1
         g.dec = NONE
     else:
@@ -1243,7 +1237,7 @@ def in_play(g, c) -> tuple[bool, bool, bool]:
     boss = mem = tool = False
     cr = g.crew
     for q in range(c.num_players):
-        for k in range(c.K):
+        for k in range(K):
             for x in range(C.N_CREW_TYPES):
                 if cr[q, k, x]:
                     boss |= x < M0
@@ -1278,7 +1272,7 @@ def effect_usable(g, e: int, play: tuple[bool, bool, bool], c) -> bool:
     if e == E_D_BAIL:
         return g.pc_len + g.pt_len > 0
     if e == E_D_RESET:
-        for k in range(c.K):
+        for k in range(K):
             if g.spent[p, k] and crew_exists(g, p, k):
                 return True
         return False
@@ -1343,14 +1337,13 @@ def refresh_mask(g, c) -> int:
     m = g.legal_action_mask
     m[:] = 0
     d = g.dec
-    K = c.K
     p = int(g.active)
     o = int(g.owner)
     if d == MAIN:
         mask_main(g, m, c)
     elif d == BOSS_CHOICE:
-        m[c.a_opt] = 1
-        m[c.a_opt + 1] = 1
+        m[A_OPT] = 1
+        m[A_OPT + 1] = 1
     elif d == PLAY_DEST:
         t = int(g.card_in_play)
         cls = CLASS_OF[t]
@@ -1358,10 +1351,10 @@ def refresh_mask(g, c) -> int:
         for k in range(K):
             cnt = crew_counts(g, p, k)
             ex = cnt[0] + cnt[1] > 0
-            m[c.a_crew + k] = ex and cnt[cls] < CLASS_CAP[cls]
+            m[A_CREW + k] = ex and cnt[cls] < CLASS_CAP[cls]
             free |= not ex
-        m[c.a_new] = cls < 2 and free
-        m[c.a_police] = cls == 0 and can_gain_disrupt(g)
+        m[A_NEW] = cls < 2 and free
+        m[A_POLICE] = cls == 0 and can_gain_disrupt(g)
     elif d == TARGET_PLAYER:
         mask_target_player(g, m, c)
     elif d == TARGET_CREW:
@@ -1369,11 +1362,11 @@ def refresh_mask(g, c) -> int:
         op = OP[g.effect]
         for k in range(K):
             if op == OP_MOD:
-                m[c.a_crew + k] = crew_exists(g, q, k)
+                m[A_CREW + k] = crew_exists(g, q, k)
             elif op == OP_RESET:
-                m[c.a_crew + k] = crew_exists(g, q, k) and g.spent[q, k]
+                m[A_CREW + k] = crew_exists(g, q, k) and g.spent[q, k]
             else:
-                m[c.a_crew + k] = crew_ok(g, q, k, q != o, c)
+                m[A_CREW + k] = crew_ok(g, q, k, q != o, c)
     elif d == TARGET_CARD or d == FAIL_CARD:
         q, k = int(g.tgt_player), int(g.tgt_crew)
         if crew_ok(g, q, k, q != o, c):
@@ -1382,16 +1375,16 @@ def refresh_mask(g, c) -> int:
                 m[x] = g.crew[q, k, x] > 0 and TARGET_CLASSES[e, CLASS_OF[x]]
     elif d == TARGET_SKILL:
         for s in range(3):
-            m[c.a_skill + s] = 1
+            m[A_SKILL + s] = 1
     elif d == TARGET_PILE:
         for j in range(3):
-            m[c.a_pile + j] = bury_pile(g, j) if g.effect == E_D_BURY else peek_pile(g, o, j)
+            m[A_PILE + j] = bury_pile(g, j) if g.effect == E_D_BURY else peek_pile(g, o, j)
     elif d == TARGET_POLICE_PILE:
-        m[c.a_opt] = g.pc_len > 0
-        m[c.a_opt + 1] = g.pt_len > 0
+        m[A_OPT] = g.pc_len > 0
+        m[A_OPT + 1] = g.pt_len > 0
     elif d == DEST_CREW:
         for k in range(K):
-            m[c.a_crew + k] = tool_room(g, o, k) and not (g.tgt_player == o and k == g.tgt_crew)
+            m[A_CREW + k] = tool_room(g, o, k) and not (g.tgt_player == o and k == g.tgt_crew)
     elif d == MOVE_CARD:
         src = int(g.src_crew)
         cnt = seat_counts(g, p, c)
@@ -1407,26 +1400,26 @@ def refresh_mask(g, c) -> int:
         key = holds_key(g, p)
         s0, s1, s2 = max_skills(g, p, int(g.crack_crew))
         for t in range(6):
-            m[c.a_pile + t] = target_met(g, t, s0, s1, s2, key, c)
+            m[A_PILE + t] = target_met(g, t, s0, s1, s2, key, c)
     elif d == OVERLOAD:
         k = int(g.crack_crew)
         for x in range(T0, C.N_CREW_TYPES):
             m[x] = g.over[x - T0] < g.crew[p, k, x]
-        m[c.a_pass] = combo_met(g, c) or holds_key(g, p)
+        m[A_PASS] = combo_met(g, c) or holds_key(g, p)
     elif d == USE_KEY:
         for x in C.KEY_CARDS:
             m[x] = g.hand[p, x] > 0
-        m[c.a_pass] = combo_met(g, c)
+        m[A_PASS] = combo_met(g, c)
     elif d == RESPONSE:
         play = in_play(g, c)
         for x in range(C.N_DISRUPT):
             m[D0 + x] = g.hand[o, D0 + x] > 0 and disrupt_usable(g, x, play, c)
-        m[c.a_pass] = 1
+        m[A_PASS] = 1
     elif d == DISRUPT_EFFECT:
         x = int(g.card_in_play) - D0
         play = in_play(g, c)
-        m[c.a_opt] = effect_usable(g, DISRUPT_EFFECTS[x, 0], play, c)
-        m[c.a_opt + 1] = effect_usable(g, DISRUPT_EFFECTS[x, 1], play, c)
+        m[A_OPT] = effect_usable(g, DISRUPT_EFFECTS[x, 0], play, c)
+        m[A_OPT + 1] = effect_usable(g, DISRUPT_EFFECTS[x, 1], play, c)
     elif d == DISCARD:
         for x in range(HT):
             m[x] = g.hand[p, x] > 0
@@ -1453,9 +1446,8 @@ def target_met(g, t: int, s0: int, s1: int, s2: int, key: bool, c) -> bool:
 
 @jit
 def mask_main(g, m: np.ndarray, c) -> None:
-    K = c.K
     p = int(g.active)
-    m[c.a_end] = 1
+    m[A_END] = 1
     act = g.actions > 0
     cnt = seat_counts(g, p, c)
     # a card can be played if its class has a destination: a crew with room, a new crew
@@ -1483,20 +1475,20 @@ def mask_main(g, m: np.ndarray, c) -> None:
     for k in range(K):
         for cl in range(3):
             if cnt[k, cl] > 0 and can_move(cnt, k, cl, c):
-                m[c.a_move + k] = 1
+                m[A_MOVE + k] = 1
         if cnt[k, 0] + cnt[k, 1] == 0 or g.spent[p, k] or g.blocked[p, k] or g.phase > 3:
             continue
         s0, s1, s2 = max_skills(g, p, k)
         for t in range(6):
             if target_met(g, t, s0, s1, s2, key, c):
-                m[c.a_crack + k] = 1
+                m[A_CRACK + k] = 1
                 break
     # draws: phase 1 only, one source, not with five cards at the start of the turn
     if g.phase == 1 and g.can_draw and g.draws < C.MAX_DRAWS:
         src = g.draw_source
-        m[c.a_draw] = src != 2 and g.deck_len > 0
-        m[c.a_draw + 1] = src != 1 and g.pc_len > 0
-        m[c.a_draw + 2] = src != 1 and g.pt_len > 0
+        m[A_DRAW] = src != 2 and g.deck_len > 0
+        m[A_DRAW + 1] = src != 1 and g.pc_len > 0
+        m[A_DRAW + 2] = src != 1 and g.pt_len > 0
 
 
 @jit
@@ -1508,7 +1500,7 @@ def can_move(cnt: np.ndarray, k: int, cls: int, c) -> bool:
     a boss or member."""
     n_ex = n_room = 0
     free = False
-    for kk in range(c.K):
+    for kk in range(K):
         ex = cnt[kk, 0] + cnt[kk, 1] > 0
         free |= not ex
         if kk != k and ex:
@@ -1529,12 +1521,12 @@ def mask_move_dest(g, m: np.ndarray, c) -> None:
     keeps = cnt[src, 0] + cnt[src, 1] - 1 >= 1
     valid_after = cls == 2 or keeps or cnt[src, 2] == 0
     free = False
-    for k in range(c.K):
+    for k in range(K):
         ex = cnt[k, 0] + cnt[k, 1] > 0
         free |= not ex
         room = cnt[k, cls] < CLASS_CAP[cls]
-        m[c.a_crew + k] = k != src and ex and ((room and valid_after) or not room)
-    m[c.a_new] = cls < 2 and keeps and free
+        m[A_CREW + k] = k != src and ex and ((room and valid_after) or not room)
+    m[A_NEW] = cls < 2 and keeps and free
 
 
 @jit
@@ -1549,12 +1541,12 @@ def mask_target_player(g, m: np.ndarray, c) -> None:
         if op == OP_PICK:
             ok = q != o and hand_total(g, q) > 0
         else:
-            for k in range(c.K):
+            for k in range(K):
                 if op == OP_MOD:
                     ok |= crew_exists(g, q, k)
                 else:
                     ok |= eligible(g, q, k, opp_any, c)
-        m[c.a_player + r] = ok
+        m[A_PLAYER + r] = ok
 
 
 ONE, TWO = np.float32(1), np.float32(2)
@@ -1577,7 +1569,7 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     table, every seat's block clockwise from the observer (its own with the whole hand), the
     public piles and the Police station, then the pending decision (its owner only) and the
     context of the effect or crack under way. The row is zeroed, then its nonzero values set."""
-    N, K, me = c.num_players, c.K, seat
+    N, me = c.num_players, seat
     out[:] = 0.0
     i = mark_hot(out, 0, 3, N - 2)
     i = put(out, i, c.goal, C.TOTAL_LOOT)
@@ -1691,7 +1683,7 @@ def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
     put(out, i, fails, 8)
     i += 1 + C.N_VAULTS
     i = put(out, i, min(int(g.turns_taken[q]), 300), 300)
-    for k in range(c.K):
+    for k in range(K):
         i = crew_block(g, q, k, out, i)
     return i
 
