@@ -7,14 +7,14 @@ from heistbench.envs.vaults.kernel import WIN_ACTION, Vaults
 from .helpers import legal, play, scenario
 from .test_scenarios import (
     BARON,
-    CREW0,
-    MOVE0,
-    NEW,
     CRACK0,
+    CREW0,
     DRAW,
     END,
     HEAVY,
     MECHANIC,
+    MOVE0,
+    NEW,
     OPT1,
     PASS,
     PILE1,
