@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
-from ..core.scalar import mark_hot
+from ..core.scalar import mark_hot, put_all
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
@@ -309,6 +309,21 @@ def seat_counts(g, p: int, c) -> np.ndarray:
         for x in range(C.N_CREW_TYPES):
             out[k, CLASS_OF[x]] += cr[k, x]
     return out
+
+
+@jit
+def seat_totals(cnt: np.ndarray) -> np.ndarray:
+    """Over a seat's crew counts `cnt` [K, 3], once per mask: [crews, crews with room for a
+    boss, for a member, for a tool, slots without a crew]."""
+    tot = np.zeros(5, np.int64)
+    for k in range(K):
+        if cnt[k, 0] + cnt[k, 1] > 0:
+            tot[0] += 1
+            for cl in range(3):
+                tot[1 + cl] += cnt[k, cl] < CLASS_CAP[cl]
+        else:
+            tot[4] += 1
+    return tot
 
 
 @jit
@@ -1388,8 +1403,9 @@ def refresh_mask(g, c) -> int:
     elif d == MOVE_CARD:
         src = int(g.src_crew)
         cnt = seat_counts(g, p, c)
+        tot = seat_totals(cnt)
         for x in range(C.N_CREW_TYPES):
-            m[x] = g.crew[p, src, x] > 0 and can_move(cnt, src, CLASS_OF[x], c)
+            m[x] = g.crew[p, src, x] > 0 and can_move(cnt, tot, src, CLASS_OF[x])
     elif d == MOVE_DEST:
         mask_move_dest(g, m, c)
     elif d == SWAP_CARD:
@@ -1450,17 +1466,12 @@ def mask_main(g, m: np.ndarray, c) -> None:
     m[A_END] = 1
     act = g.actions > 0
     cnt = seat_counts(g, p, c)
+    tot = seat_totals(cnt)
     # a card can be played if its class has a destination: a crew with room, a new crew
     # (bosses, members), the Police station (bosses, while a disrupt can be had)
-    room = np.zeros(3, np.bool_)
-    free = False
-    for k in range(K):
-        ex = cnt[k, 0] + cnt[k, 1] > 0
-        free |= not ex
-        for cl in range(3):
-            room[cl] |= ex and cnt[k, cl] < CLASS_CAP[cl]
-    room[0] |= free or can_gain_disrupt(g)
-    room[1] |= free
+    room = tot[1:4] > 0
+    room[0] |= tot[4] > 0 or can_gain_disrupt(g)
+    room[1] |= tot[4] > 0
     if act:
         for x in range(D0):
             m[x] = g.hand[p, x] > 0 and room[CLASS_OF[x]]
@@ -1474,7 +1485,7 @@ def mask_main(g, m: np.ndarray, c) -> None:
     key = holds_key(g, p)
     for k in range(K):
         for cl in range(3):
-            if cnt[k, cl] > 0 and can_move(cnt, k, cl, c):
+            if cnt[k, cl] > 0 and can_move(cnt, tot, k, cl):
                 m[A_MOVE + k] = 1
         if cnt[k, 0] + cnt[k, 1] == 0 or g.spent[p, k] or g.blocked[p, k] or g.phase > 3:
             continue
@@ -1492,20 +1503,16 @@ def mask_main(g, m: np.ndarray, c) -> None:
 
 
 @jit
-def can_move(cnt: np.ndarray, k: int, cls: int, c) -> bool:
-    """A card of class cls in crew k (of a seat with crew counts cnt) could move [RB "Forming
-    Crews"; spec §2.6]: a tool to any other crew (a move, or a swap if it is full); a boss or
-    member to another crew full in its class (a swap), or one with room while the source stays
-    valid (keeps a boss or member, or has no tools), or to a free slot while the source keeps
-    a boss or member."""
-    n_ex = n_room = 0
-    free = False
-    for kk in range(K):
-        ex = cnt[kk, 0] + cnt[kk, 1] > 0
-        free |= not ex
-        if kk != k and ex:
-            n_ex += 1
-            n_room += cnt[kk, cls] < CLASS_CAP[cls]
+def can_move(cnt: np.ndarray, tot: np.ndarray, k: int, cls: int) -> bool:
+    """A card of class cls in crew k (of a seat with crew counts cnt, `seat_totals` tot) could
+    move [RB "Forming Crews"; spec §2.6]: a tool to any other crew (a move, or a swap if it is
+    full); a boss or member to another crew full in its class (a swap), or one with room while
+    the source stays valid (keeps a boss or member, or has no tools), or to a free slot while
+    the source keeps a boss or member."""
+    ex = cnt[k, 0] + cnt[k, 1] > 0
+    n_ex = tot[0] - ex  # the other crews
+    n_room = tot[1 + cls] - (ex and cnt[k, cls] < CLASS_CAP[cls])
+    free = tot[4] > 0
     if cls == 2:
         return n_ex > 0
     keeps = cnt[k, 0] + cnt[k, 1] >= 2
@@ -1549,9 +1556,6 @@ def mask_target_player(g, m: np.ndarray, c) -> None:
         m[A_PLAYER + r] = ok
 
 
-ONE, TWO = np.float32(1), np.float32(2)
-
-
 # == observation [spec §4] ======================================================================
 @jit
 def put(out: np.ndarray, i: int, v, d: float) -> int:
@@ -1582,12 +1586,9 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     i = put(out, i, min(int(g.actions), 6), 6)
     i = put(out, i, g.can_draw, 1)
     i = mark_hot(out, i, 3, int(g.draw_source))
-    hand, known = g.hand[me], g.known[me]
-    for t in range(HT):
-        if hand[t]:
-            out[i + t] = np.float32(hand[t]) / TWO
-            out[i + HT + t] = np.float32(known[t]) / TWO
-    i += 2 * HT
+    # counts / 2 as counts * 0.5 (the same float32), a whole array per loop (`put_all`)
+    i = put_all(out, i, g.hand[me], 0.5)
+    i = put_all(out, i, g.known[me], 0.5)
     for j in range(3):  # my peeks: the top's id if I know its front, else "unknown" (27)
         n = int(g.vpub_len[j])
         if n > 0:
@@ -1603,27 +1604,18 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
         n = int(g.vpub_len[j])
         i = put(out, i, n, C.PILE_SIZE)
         i = mark_hot(out, i, 10, VAULT_GROUP[g.vpub[j, n - 1]] if n > 0 else 9)
-    for v in range(C.N_VAULTS):
-        if g.revealed[v]:
-            out[i + v] = 1.0
-    i += C.N_VAULTS
+    i = put_all(out, i, g.revealed, 1.0)
     for grp in range(C.N_GROUPS):
         i = put(out, i, 3 - int(g.revealed[3 * grp]) - int(g.revealed[3 * grp + 1])
                 - int(g.revealed[3 * grp + 2]), 3)
-    for t in range(C.N_CREW_TYPES):
-        if g.police_count[t]:
-            out[i + t] = np.float32(g.police_count[t]) / TWO
-    i += C.N_CREW_TYPES
+    i = put_all(out, i, g.police_count, 0.5)
     for j in range(3):
         n = int(g.pc_len)
         i = mark_hot(out, i, 33, int(g.pchar[n - 1 - j]) if n > j else 32)
     for j in range(3):
         n = int(g.pt_len)
         i = mark_hot(out, i, 13, int(g.ptool[n - 1 - j]) - T0 if n > j else 12)
-    for x in range(C.N_DISRUPT):
-        if g.dused[x]:
-            out[i + x] = np.float32(g.dused[x]) / TWO
-    i += C.N_DISRUPT
+    i = put_all(out, i, g.dused, 0.5)
     d = int(g.dec)
     i = mark_hot(out, i, NUM_DECISIONS, d if g.owner == me else -1)
     i = mark_hot(out, i, HT, int(g.card_in_play))
@@ -1645,10 +1637,7 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
             put(out, i + K + 7 + s, min(crack_skill(g, s), 30), 30)
             put(out, i + K + 10 + s, VAULT_COMBO[v, s] if v >= 0 else 0, 10)
     i += K + 13
-    for x in range(12):
-        if g.over[x]:
-            out[i + x] = np.float32(g.over[x]) / TWO
-    i += 12
+    i = put_all(out, i, g.over, 0.5)
     i = put(out, i, g.key_used, 1)
     i = put(out, i, g.win_kind == WIN_CRACK, 1)
     i = put(out, i, g.win_kind == WIN_ACTION, 1)
@@ -1659,15 +1648,13 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
 def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
     """One seat's block: hand sizes, known hand (the observer's own: the whole hand), loot,
     vault pile, turns taken, then its crew slots."""
+    hand = g.hand[q]
     n = nd = 0
-    hand, known = g.hand[q], g.known[q]
     for t in range(HT):
         h = int(hand[t])
         n += h
         nd += h if t >= D0 else 0
-        v = h if mine else int(known[t])
-        if v:
-            out[i + 2 + t] = np.float32(v) / TWO
+    put_all(out, i + 2, hand if mine else g.known[q], 0.5)
     put(out, i, min(n, 10), 10)
     put(out, i + 1, min(nd, 5), 5)
     i += 2 + HT
@@ -1692,14 +1679,15 @@ def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
 def crew_block(g, q: int, k: int, out: np.ndarray, i: int) -> int:
     """exists, boss one-hot, member and tool counts / 2, skills / 30, spent, blocked,
     modifiers (m + 6) / 12."""
+    cr = g.crew[q, k]
+    put_all(out, i + 1, cr[:M0], 1.0)
+    put_all(out, i + 1 + M0, cr[M0:], 0.5)
     s0 = s1 = s2 = 0
     chars = False
-    cr = g.crew[q, k]
     for x in range(C.N_CREW_TYPES):
         n = int(cr[x])
         if n:
             chars |= x < T0
-            out[i + 1 + x] = np.float32(n) / (ONE if x < M0 else TWO)
             s0 += n * SKILLS[x, 0]
             s1 += n * SKILLS[x, 1]
             s2 += n * SKILLS[x, 2]
