@@ -898,10 +898,7 @@ def flip(g, c) -> None:
     a, k = int(g.active), int(g.crack_crew)
     tgt = int(g.crack_target)
     v = target_top(g, tgt, c)
-    met = True
-    for s in range(3):
-        met = met and crack_skill(g, s) >= VAULT_COMBO[max(v, 0), s]
-    if not (crew_exists(g, a, k) and (g.key_used or met) and v >= 0):
+    if not (crew_exists(g, a, k) and (g.key_used or combo_met(g, c)) and v >= 0):
         abort(g)
         return
     g.actions -= 1  # spent on the actual flip [RB FAQ]
@@ -1527,13 +1524,10 @@ def mask_move_dest(g, m: np.ndarray, c) -> None:
     cnt = seat_counts(g, p, c)
     keeps = cnt[src, 0] + cnt[src, 1] - 1 >= 1
     valid_after = cls == 2 or keeps or cnt[src, 2] == 0
-    free = False
     for k in range(K):
-        ex = cnt[k, 0] + cnt[k, 1] > 0
-        free |= not ex
         room = cnt[k, cls] < CLASS_CAP[cls]
-        m[A_CREW + k] = k != src and ex and ((room and valid_after) or not room)
-    m[A_NEW] = cls < 2 and keeps and free
+        m[A_CREW + k] = k != src and cnt[k, 0] + cnt[k, 1] > 0 and (valid_after or not room)
+    m[A_NEW] = cls < 2 and keeps and seat_totals(cnt)[4] > 0
 
 
 @jit
