@@ -27,7 +27,9 @@ Version History:
   a disrupt holder is asked in a window even when only passing is legal, whatever
   `auto_forced` says; at most three draws in the Draw/bailout phase, even with gained
   actions; the declared crack's crew is in the observation from the declaration on;
-  `reward="score"` divides the margin by the goal. Rules on the compiled core.
+  `reward="score"` divides the margin by the goal; no cap on the number of crews (52 slots
+  per seat, one per boss and member card; the `max_crews` option is gone). Rules on the
+  compiled core.
 - v0: initial release.
 """
 

@@ -90,6 +90,12 @@ CLASS_CAP = np.array([1, MAX_MEMBERS, MAX_TOOLS], np.int16)
 # the 76 main-deck cards by type, in type order
 DECK_TYPES = np.repeat(np.arange(N_CREW_TYPES), COPIES[:N_CREW_TYPES]).astype(np.int8)
 DISRUPT_TYPES = np.repeat(np.arange(N_DISRUPT), COPIES[DISRUPT0:]).astype(np.int8)  # [20]
+# "There is no restriction on the number of crews that one player can have in play" [RB
+# "Forming Crews"]. A crew exists while it holds a boss or a member, so one seat can have at
+# most one crew per boss and member card, 52; no rule keeps any of them elsewhere (the main
+# deck may end with tools only, the other seats may lose their crews to their own Fail
+# fronts, and hands and the Police station may be empty). Every seat has that many slots.
+MAX_CREWS = int(COPIES[:TOOL0].sum())  # 12 bosses + 40 members
 
 # -- vaults ----------------------------------------------------------------------------------
 _vaults = _rows("vaults.csv")

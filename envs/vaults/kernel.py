@@ -2,8 +2,8 @@
 scalar rules of `rules.py`, which read top to bottom like the rulebook.
 
 The batch state is one structured array of `rules.STATE_FIELDS` records; `VaultsState` shows
-each field as a view with the batch axis first (`state.crew` is [B, N, 8, 44]; the option
-`max_crews` uses the first K slots).
+each field as a view with the batch axis first (`state.crew` is [B, N, 52, 44]: a slot for
+every crew a seat could ever form, `components.MAX_CREWS`).
 """
 
 from __future__ import annotations
@@ -72,9 +72,6 @@ class Vaults(CompiledGame):
                                "None = drawn from the seed",
                                check=lambda v: v is None or (isinstance(v, int) and 0 <= v < 4),
                                allowed="None or a seat index"),
-        "max_crews": Option(6, "crew slots per player (the rulebook sets no limit)",
-                            check=lambda v: isinstance(v, int) and 2 <= v <= R.K_MAX,
-                            allowed=f"an int in 2..{R.K_MAX}"),
         "response_windows": Option("every_action", "when other players may play disrupts: after "
                                    "every action and crack declaration (the rulebook's 'at any "
                                    "time'), after crack declarations only, or never",
@@ -84,10 +81,21 @@ class Vaults(CompiledGame):
                             check=lambda v: isinstance(v, int) and v >= 100,
                             allowed="an int >= 100"),
     }
+    # action ids (the layout's range starts), for the bots and tests
+    A_MOVE, A_CRACK, A_DRAW, A_END, A_CREW = R.A_MOVE, R.A_CRACK, R.A_DRAW, R.A_END, R.A_CREW
+    A_NEW, A_POLICE, A_PLAYER, A_PILE = R.A_NEW, R.A_POLICE, R.A_PLAYER, R.A_PILE
+    A_SKILL, A_OPT, A_PASS = R.A_SKILL, R.A_OPT, R.A_PASS
     STATE_FIELDS = R.STATE_FIELDS
     CONFIG_FIELDS = R.CONFIG_FIELDS
     state_cls = VaultsState
     rules_folder = R.HERE
+
+    def __init__(self, **options: object):
+        if "max_crews" in options:
+            raise ValueError(f"{self.name}: option 'max_crews' is gone: the rulebook sets no "
+                             "limit on the number of crews, so every seat has "
+                             f"{C.MAX_CREWS} crew slots, one per boss and member card")
+        super().__init__(**options)
 
     @classmethod
     def option_spec(cls) -> dict[str, Option]:
@@ -106,36 +114,22 @@ class Vaults(CompiledGame):
         if o["first_player"] is not None and o["first_player"] >= o["num_players"]:
             raise ValueError(f"{self.name}: invalid value {o['first_player']!r} for option "
                              f"'first_player'; allowed: None or 0..{o['num_players'] - 1}")
-        self.K = K = o["max_crews"]
+        self.K = R.K
         self.goal = o["goal"]
         self.max_turns = o["max_turns"]
         self.windows = o["response_windows"]
         self.score_scale = float(self.goal)  # reward="score": the margin over the goal [spec §5]
-        self.action_layout = _action_layout(K)
-        start = self.action_layout.start
-        assert start == {k: v for k, v in R.action_starts(K).items() if k != "size"}
-        self.A_MOVE, self.A_CRACK = start["move"], start["crack"]
-        self.A_DRAW, self.A_END = start["draw_deck"], start["end_turn"]
-        self.A_CREW, self.A_NEW = start["crew"], start["new_crew"]
-        self.A_POLICE = start["boss_to_police"]
-        self.A_PLAYER, self.A_PILE = start["player"], start["pile"]
-        self.A_SKILL, self.A_OPT = start["skill"], start["option"]
-        self.A_PASS = start["pass"]
-        self.observation_layout = _observation_layout(self.num_players, K)
+        self.action_layout = _action_layout(R.K)
+        assert self.action_layout.start == R.ACTION_START
+        self.observation_layout = _observation_layout(self.num_players, R.K)
 
     def _configure(self, c: np.void) -> None:
         fp = self.options["first_player"]
         c["first_player"] = -1 if fp is None else fp
-        c["goal"], c["max_turns"], c["K"] = self.goal, self.max_turns, self.K
+        c["goal"], c["max_turns"] = self.goal, self.max_turns
         c["windows"] = R.WINDOW_NAMES.index(self.windows)
         # forced decisions are played by the rules (`rules.resume`), which never force a RESPONSE
         c["force"], c["auto_forced"] = self.auto_forced, False
-        for name, attr in (("a_move", "A_MOVE"), ("a_crack", "A_CRACK"), ("a_draw", "A_DRAW"),
-                           ("a_end", "A_END"), ("a_crew", "A_CREW"), ("a_new", "A_NEW"),
-                           ("a_police", "A_POLICE"), ("a_player", "A_PLAYER"),
-                           ("a_pile", "A_PILE"), ("a_skill", "A_SKILL"), ("a_opt", "A_OPT"),
-                           ("a_pass", "A_PASS")):
-            c[name] = getattr(self, attr)
 
     def default_max_steps(self) -> int:
         # random play (10 000 games per player count, README) never exceeded 3 000 decisions;
@@ -145,7 +139,7 @@ class Vaults(CompiledGame):
     # -- views for the tests, the bots and the text --------------------------------------------
     def exists(self, st: VaultsState) -> np.ndarray:
         """bool [B,N,K]: which crew slots hold a crew (a boss or a member)."""
-        return st.crew[:, :, :self.K, :C.TOOL0].any(-1)
+        return st.crew[:, :, :, :C.TOOL0].any(-1)
 
     def crew_skills(self, crew: np.ndarray, mods: np.ndarray) -> np.ndarray:
         """Skills [..., 3] of crews [..., 44] with their modifiers, never below 0."""

@@ -17,11 +17,11 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
-from ..core.scalar import mark_hot
+from ..core.scalar import mark_hot, put_all
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
-K_MAX = 8  # crew slots stored per seat (the `max_crews` option uses the first K)
+K = C.MAX_CREWS  # crew slots per seat: the most crews the cards allow (components.MAX_CREWS)
 
 # -- decisions (components.DECISIONS), as NumPy ints: numba compiles a function anew for each
 # literal Python int passed to it
@@ -123,10 +123,10 @@ HT = C.N_HAND_TYPES
 STATE_FIELDS = (
     ("hand", np.int8, ("N", HT), "cards in hand by type"),
     ("known", np.int8, ("N", HT), "of those, cards everyone knows are there"),
-    ("crew", np.int8, ("N", K_MAX, C.N_CREW_TYPES), "cards in each crew slot by type"),
-    ("spent", np.bool_, ("N", K_MAX), "the crew flipped a vault this turn"),
-    ("blocked", np.bool_, ("N", K_MAX), "the crew's crack was cancelled this turn"),
-    ("mods", np.int8, ("N", K_MAX, 3), "Sabotage/Reinforce modifiers until the end of the turn"),
+    ("crew", np.int8, ("N", K, C.N_CREW_TYPES), "cards in each crew slot by type"),
+    ("spent", np.bool_, ("N", K), "the crew flipped a vault this turn"),
+    ("blocked", np.bool_, ("N", K), "the crew's crack was cancelled this turn"),
+    ("mods", np.int8, ("N", K, 3), "Sabotage/Reinforce modifiers until the end of the turn"),
     ("deck", np.int8, (C.DECK_SIZE,), "main deck, top at deck_len - 1"),
     ("deck_len", np.int16, (), "cards in the main deck"),
     ("ddeck", np.int8, (C.DISRUPT_DECK_SIZE,), "disrupt deck (disrupt index 0-9)"),
@@ -179,27 +179,21 @@ STATE_FIELDS = (
 )
 CONFIG_FIELDS = (
     ("first_player", np.int64), ("goal", np.int64), ("max_turns", np.int64),
-    ("windows", np.int64), ("K", np.int64),
+    ("windows", np.int64),
     ("force", np.bool_),  # auto_forced: played here, since RESPONSE is never forced
-    # action ids (they depend on the number of crew slots K)
-    ("a_move", np.int64), ("a_crack", np.int64), ("a_draw", np.int64), ("a_end", np.int64),
-    ("a_crew", np.int64), ("a_new", np.int64), ("a_police", np.int64), ("a_player", np.int64),
-    ("a_pile", np.int64), ("a_skill", np.int64), ("a_opt", np.int64), ("a_pass", np.int64),
 )
 
-
-def action_starts(K: int) -> dict[str, int]:
-    """Where each action range starts, for K crew slots (the order of `kernel`'s layout)."""
-    sizes = (("card", HT), ("move", K), ("crack", K), ("draw_deck", 1), ("draw_police_char", 1),
-             ("draw_police_tool", 1), ("end_turn", 1), ("crew", K), ("new_crew", 1),
-             ("boss_to_police", 1), ("player", 4), ("pile", 6), ("skill", 3), ("option", 2),
-             ("pass", 1))
-    out, i = {}, 0
-    for name, n in sizes:
-        out[name] = i
-        i += n
-    out["size"] = i
-    return out
+# -- the action ranges in id order (`kernel`'s layout names and documents them) --------------
+ACTION_SIZES = (("card", HT), ("move", K), ("crack", K), ("draw_deck", 1),
+                ("draw_police_char", 1), ("draw_police_tool", 1), ("end_turn", 1), ("crew", K),
+                ("new_crew", 1), ("boss_to_police", 1), ("player", 4), ("pile", 6),
+                ("skill", 3), ("option", 2), ("pass", 1))
+ACTION_START = dict(zip([n for n, _ in ACTION_SIZES],
+                        np.cumsum([0] + [n for _, n in ACTION_SIZES[:-1]]).tolist()))
+(A_MOVE, A_CRACK, A_DRAW, A_END, A_CREW, A_NEW, A_POLICE, A_PLAYER, A_PILE, A_SKILL, A_OPT,
+ A_PASS) = (ACTION_START[n] for n in ("move", "crack", "draw_deck", "end_turn", "crew",
+                                      "new_crew", "boss_to_police", "player", "pile", "skill",
+                                      "option", "pass"))
 
 
 # == small pieces =================================================================================
@@ -308,22 +302,37 @@ def max_skills(g, p: int, k: int) -> tuple[int, int, int]:
 
 @jit
 def seat_counts(g, p: int, c) -> np.ndarray:
-    """(bosses, members, tools) of each of p's crew slots [K_MAX, 3]."""
-    out = np.zeros((K_MAX, 3), np.int64)
+    """(bosses, members, tools) of each of p's crew slots [K, 3]."""
+    out = np.zeros((K, 3), np.int64)
     cr = g.crew[p]
-    for k in range(c.K):
+    for k in range(K):
         for x in range(C.N_CREW_TYPES):
             out[k, CLASS_OF[x]] += cr[k, x]
     return out
 
 
 @jit
+def seat_totals(cnt: np.ndarray) -> np.ndarray:
+    """Over a seat's crew counts `cnt` [K, 3], once per mask: [crews, crews with room for a
+    boss, for a member, for a tool, slots without a crew]."""
+    tot = np.zeros(5, np.int64)
+    for k in range(K):
+        if cnt[k, 0] + cnt[k, 1] > 0:
+            tot[0] += 1
+            for cl in range(3):
+                tot[1 + cl] += cnt[k, cl] < CLASS_CAP[cl]
+        else:
+            tot[4] += 1
+    return tot
+
+
+@jit
 def free_slot(g, p: int, c) -> int:
     """Lowest crew slot of p without a crew (K if none)."""
-    for k in range(c.K):
+    for k in range(K):
         if not crew_exists(g, p, k):
             return k
-    return c.K
+    return K
 
 
 @jit
@@ -340,7 +349,7 @@ def normalize(g, p: int, c) -> None:
     """After seat p's crews changed: tools left without a boss or member return to hand
     (known), except the declared crack's overloaded tools, which go to the Police station
     [RB "Tools"; spec §2.7 step 5]; slots without a crew lose their flags."""
-    for k in range(c.K):
+    for k in range(K):
         if crew_exists(g, p, k):
             continue
         cracking = p == g.active and k == g.crack_crew
@@ -484,7 +493,7 @@ def boss_choice(g, a: int, c) -> None:
     """A secret boss choice; after the last one, crews, main deck and hands are made."""
     N = c.num_players
     p = int(g.owner)
-    g.boss_pick[p] = g.boss_offer[p, a - c.a_opt]
+    g.boss_pick[p] = g.boss_offer[p, a - A_OPT]
     nxt = (p + 1) % N
     fp = int(g.first_player)
     if nxt != fp:
@@ -538,7 +547,7 @@ def next_turn(g, c) -> None:
     """Modifiers and spent/blocked flags last until the end of the turn [RB "Turn"]."""
     a = int(g.active)
     for q in range(c.num_players):
-        for k in range(K_MAX):
+        for k in range(K):
             dissolve(g, q, k)
     g.turns_taken[a] += 1
     g.turns_total += 1
@@ -566,12 +575,12 @@ def apply(g, a: int, c) -> None:
     elif d == TARGET_CARD or d == FAIL_CARD:
         target_card(g, a, c)
     elif d == TARGET_SKILL:
-        g.mods[g.tgt_player, g.tgt_crew, a - c.a_skill] += MOD_SIGN[g.effect]
+        g.mods[g.tgt_player, g.tgt_crew, a - A_SKILL] += MOD_SIGN[g.effect]
         g.dec = NONE
     elif d == TARGET_PILE:
-        target_pile(g, a - c.a_pile)
+        target_pile(g, a - A_PILE)
     elif d == TARGET_POLICE_PILE:
-        bail(g, int(g.owner), a - c.a_opt)
+        bail(g, int(g.owner), a - A_OPT)
         g.dec = NONE
     elif d == DEST_CREW:
         dest_crew(g, a, c)
@@ -595,7 +604,7 @@ def apply(g, a: int, c) -> None:
         response(g, a, c)
     elif d == DISRUPT_EFFECT:
         g.dec = NONE
-        push(g, DISRUPT_EFFECTS[g.card_in_play - D0, a - c.a_opt])
+        push(g, DISRUPT_EFFECTS[g.card_in_play - D0, a - A_OPT])
     elif d == DISCARD:
         discard(g, a, c)
     elif d == COPY_BOSS:
@@ -673,15 +682,15 @@ def main(g, a: int, c) -> None:
         play_card(g, a, c)
     elif a < HT:
         play_disrupt(g, p, a)
-    elif a < c.a_crack:
-        g.src_crew = a - c.a_move
+    elif a < A_CRACK:
+        g.src_crew = a - A_MOVE
         g.dec = MOVE_CARD
-    elif a < c.a_draw:
-        g.crack_crew = a - c.a_crack
+    elif a < A_DRAW:
+        g.crack_crew = a - A_CRACK
         g.phase = 3  # declared: no going back [RB FAQ]
         g.dec = CRACK_TARGET
-    elif a < c.a_end:
-        draw_action(g, p, a - c.a_draw, c)
+    elif a < A_END:
+        draw_action(g, p, a - A_DRAW, c)
     else:
         end_turn(g, c)
 
@@ -732,11 +741,11 @@ def play_dest(g, a: int, c) -> None:
     t = int(g.card_in_play)
     g.dec = NONE
     g.card_in_play = -1
-    if a == c.a_police:  # a boss to the Police station for a disrupt
+    if a == A_POLICE:  # a boss to the Police station for a disrupt
         to_police(g, t)
         gain_disrupt(g, p)
         return
-    k = free_slot(g, p, c) if a == c.a_new else a - c.a_crew
+    k = free_slot(g, p, c) if a == A_NEW else a - A_CREW
     g.crew[p, k, t] += 1
 
 
@@ -744,8 +753,8 @@ def play_dest(g, a: int, c) -> None:
 @jit
 def move_dest(g, a: int, c) -> None:
     p, src, x = int(g.active), int(g.src_crew), int(g.move_card)
-    new = a == c.a_new
-    k = free_slot(g, p, c) if new else a - c.a_crew
+    new = a == A_NEW
+    k = free_slot(g, p, c) if new else a - A_CREW
     cls = CLASS_OF[x]
     g.tgt_crew = k
     if not new and crew_counts(g, p, k)[cls] >= CLASS_CAP[cls]:
@@ -823,7 +832,7 @@ def combo_met(g, c) -> bool:
 
 @jit
 def crack_target(g, a: int, c) -> None:
-    g.crack_target = a - c.a_pile
+    g.crack_target = a - A_PILE
     for x in range(12):
         g.over[x] = 0
     g.key_used = 0
@@ -889,10 +898,7 @@ def flip(g, c) -> None:
     a, k = int(g.active), int(g.crack_crew)
     tgt = int(g.crack_target)
     v = target_top(g, tgt, c)
-    met = True
-    for s in range(3):
-        met = met and crack_skill(g, s) >= VAULT_COMBO[max(v, 0), s]
-    if not (crew_exists(g, a, k) and (g.key_used or met) and v >= 0):
+    if not (crew_exists(g, a, k) and (g.key_used or combo_met(g, c)) and v >= 0):
         abort(g)
         return
     g.actions -= 1  # spent on the actual flip [RB FAQ]
@@ -1035,7 +1041,7 @@ def crew_ok(g, q: int, k: int, opp: bool, c) -> bool:
     if op == OP_STEAL:  # an own crew with room for a tool (not the source)
         o = int(g.owner)
         room = 0
-        for kk in range(c.K):
+        for kk in range(K):
             if tool_room(g, o, kk) and (opp or kk != k):
                 room += 1
         return room >= 1
@@ -1050,7 +1056,7 @@ def opp_eligible(g, c) -> bool:
     o = int(g.owner)
     for q in range(c.num_players):
         if q != o:
-            for k in range(c.K):
+            for k in range(K):
                 if crew_ok(g, q, k, True, c):
                     return True
     return False
@@ -1076,7 +1082,7 @@ def eligible(g, q: int, k: int, opp_any: bool, c) -> bool:
 def any_eligible(g, c) -> bool:
     opp_any = opp_eligible(g, c) if WHO[g.effect] == WHO_BACKFIRE else False
     for q in range(c.num_players):
-        for k in range(c.K):
+        for k in range(K):
             if eligible(g, q, k, opp_any, c):
                 return True
     return False
@@ -1100,7 +1106,7 @@ def bury_pile(g, j: int) -> bool:
 @jit
 def boss_in_play(g, b: int, c) -> bool:
     for q in range(c.num_players):
-        for k in range(c.K):
+        for k in range(K):
             if g.crew[q, k, b] > 0:
                 return True
     return False
@@ -1109,7 +1115,7 @@ def boss_in_play(g, b: int, c) -> bool:
 @jit
 def target_player(g, a: int, c) -> None:
     owner = int(g.owner)
-    q = (owner + a - c.a_player) % c.num_players
+    q = (owner + a - A_PLAYER) % c.num_players
     g.tgt_player = q
     op = OP[g.effect]
     if op == OP_PICK:
@@ -1131,7 +1137,7 @@ def pickpocket(g, p: int, q: int) -> None:
 
 @jit
 def target_crew(g, a: int, c) -> None:
-    k = a - c.a_crew
+    k = a - A_CREW
     g.tgt_crew = k
     op = OP[g.effect]
     if op == OP_MOD:
@@ -1169,7 +1175,7 @@ def target_card(g, a: int, c) -> None:
 def dest_crew(g, a: int, c) -> None:
     q, k, t, o = int(g.tgt_player), int(g.tgt_crew), int(g.move_card), int(g.owner)
     g.crew[q, k, t] -= 1
-    g.crew[o, a - c.a_crew, t] += 1
+    g.crew[o, a - A_CREW, t] += 1
     g.dec = NONE
     normalize(g, q, c)
     normalize(g, o, c)
@@ -1229,7 +1235,7 @@ def next_responder(g, c) -> int:
 
 @jit
 def response(g, a: int, c) -> None:
-    if a == c.a_pass:
+    if a == A_PASS:
         g.win_passes += 1
         g.dec = NONE
     else:
@@ -1243,7 +1249,7 @@ def in_play(g, c) -> tuple[bool, bool, bool]:
     boss = mem = tool = False
     cr = g.crew
     for q in range(c.num_players):
-        for k in range(c.K):
+        for k in range(K):
             for x in range(C.N_CREW_TYPES):
                 if cr[q, k, x]:
                     boss |= x < M0
@@ -1278,7 +1284,7 @@ def effect_usable(g, e: int, play: tuple[bool, bool, bool], c) -> bool:
     if e == E_D_BAIL:
         return g.pc_len + g.pt_len > 0
     if e == E_D_RESET:
-        for k in range(c.K):
+        for k in range(K):
             if g.spent[p, k] and crew_exists(g, p, k):
                 return True
         return False
@@ -1343,14 +1349,13 @@ def refresh_mask(g, c) -> int:
     m = g.legal_action_mask
     m[:] = 0
     d = g.dec
-    K = c.K
     p = int(g.active)
     o = int(g.owner)
     if d == MAIN:
         mask_main(g, m, c)
     elif d == BOSS_CHOICE:
-        m[c.a_opt] = 1
-        m[c.a_opt + 1] = 1
+        m[A_OPT] = 1
+        m[A_OPT + 1] = 1
     elif d == PLAY_DEST:
         t = int(g.card_in_play)
         cls = CLASS_OF[t]
@@ -1358,10 +1363,10 @@ def refresh_mask(g, c) -> int:
         for k in range(K):
             cnt = crew_counts(g, p, k)
             ex = cnt[0] + cnt[1] > 0
-            m[c.a_crew + k] = ex and cnt[cls] < CLASS_CAP[cls]
+            m[A_CREW + k] = ex and cnt[cls] < CLASS_CAP[cls]
             free |= not ex
-        m[c.a_new] = cls < 2 and free
-        m[c.a_police] = cls == 0 and can_gain_disrupt(g)
+        m[A_NEW] = cls < 2 and free
+        m[A_POLICE] = cls == 0 and can_gain_disrupt(g)
     elif d == TARGET_PLAYER:
         mask_target_player(g, m, c)
     elif d == TARGET_CREW:
@@ -1369,11 +1374,11 @@ def refresh_mask(g, c) -> int:
         op = OP[g.effect]
         for k in range(K):
             if op == OP_MOD:
-                m[c.a_crew + k] = crew_exists(g, q, k)
+                m[A_CREW + k] = crew_exists(g, q, k)
             elif op == OP_RESET:
-                m[c.a_crew + k] = crew_exists(g, q, k) and g.spent[q, k]
+                m[A_CREW + k] = crew_exists(g, q, k) and g.spent[q, k]
             else:
-                m[c.a_crew + k] = crew_ok(g, q, k, q != o, c)
+                m[A_CREW + k] = crew_ok(g, q, k, q != o, c)
     elif d == TARGET_CARD or d == FAIL_CARD:
         q, k = int(g.tgt_player), int(g.tgt_crew)
         if crew_ok(g, q, k, q != o, c):
@@ -1382,21 +1387,22 @@ def refresh_mask(g, c) -> int:
                 m[x] = g.crew[q, k, x] > 0 and TARGET_CLASSES[e, CLASS_OF[x]]
     elif d == TARGET_SKILL:
         for s in range(3):
-            m[c.a_skill + s] = 1
+            m[A_SKILL + s] = 1
     elif d == TARGET_PILE:
         for j in range(3):
-            m[c.a_pile + j] = bury_pile(g, j) if g.effect == E_D_BURY else peek_pile(g, o, j)
+            m[A_PILE + j] = bury_pile(g, j) if g.effect == E_D_BURY else peek_pile(g, o, j)
     elif d == TARGET_POLICE_PILE:
-        m[c.a_opt] = g.pc_len > 0
-        m[c.a_opt + 1] = g.pt_len > 0
+        m[A_OPT] = g.pc_len > 0
+        m[A_OPT + 1] = g.pt_len > 0
     elif d == DEST_CREW:
         for k in range(K):
-            m[c.a_crew + k] = tool_room(g, o, k) and not (g.tgt_player == o and k == g.tgt_crew)
+            m[A_CREW + k] = tool_room(g, o, k) and not (g.tgt_player == o and k == g.tgt_crew)
     elif d == MOVE_CARD:
         src = int(g.src_crew)
         cnt = seat_counts(g, p, c)
+        tot = seat_totals(cnt)
         for x in range(C.N_CREW_TYPES):
-            m[x] = g.crew[p, src, x] > 0 and can_move(cnt, src, CLASS_OF[x], c)
+            m[x] = g.crew[p, src, x] > 0 and can_move(cnt, tot, src, CLASS_OF[x])
     elif d == MOVE_DEST:
         mask_move_dest(g, m, c)
     elif d == SWAP_CARD:
@@ -1407,26 +1413,26 @@ def refresh_mask(g, c) -> int:
         key = holds_key(g, p)
         s0, s1, s2 = max_skills(g, p, int(g.crack_crew))
         for t in range(6):
-            m[c.a_pile + t] = target_met(g, t, s0, s1, s2, key, c)
+            m[A_PILE + t] = target_met(g, t, s0, s1, s2, key, c)
     elif d == OVERLOAD:
         k = int(g.crack_crew)
         for x in range(T0, C.N_CREW_TYPES):
             m[x] = g.over[x - T0] < g.crew[p, k, x]
-        m[c.a_pass] = combo_met(g, c) or holds_key(g, p)
+        m[A_PASS] = combo_met(g, c) or holds_key(g, p)
     elif d == USE_KEY:
         for x in C.KEY_CARDS:
             m[x] = g.hand[p, x] > 0
-        m[c.a_pass] = combo_met(g, c)
+        m[A_PASS] = combo_met(g, c)
     elif d == RESPONSE:
         play = in_play(g, c)
         for x in range(C.N_DISRUPT):
             m[D0 + x] = g.hand[o, D0 + x] > 0 and disrupt_usable(g, x, play, c)
-        m[c.a_pass] = 1
+        m[A_PASS] = 1
     elif d == DISRUPT_EFFECT:
         x = int(g.card_in_play) - D0
         play = in_play(g, c)
-        m[c.a_opt] = effect_usable(g, DISRUPT_EFFECTS[x, 0], play, c)
-        m[c.a_opt + 1] = effect_usable(g, DISRUPT_EFFECTS[x, 1], play, c)
+        m[A_OPT] = effect_usable(g, DISRUPT_EFFECTS[x, 0], play, c)
+        m[A_OPT + 1] = effect_usable(g, DISRUPT_EFFECTS[x, 1], play, c)
     elif d == DISCARD:
         for x in range(HT):
             m[x] = g.hand[p, x] > 0
@@ -1453,22 +1459,16 @@ def target_met(g, t: int, s0: int, s1: int, s2: int, key: bool, c) -> bool:
 
 @jit
 def mask_main(g, m: np.ndarray, c) -> None:
-    K = c.K
     p = int(g.active)
-    m[c.a_end] = 1
+    m[A_END] = 1
     act = g.actions > 0
     cnt = seat_counts(g, p, c)
+    tot = seat_totals(cnt)
     # a card can be played if its class has a destination: a crew with room, a new crew
     # (bosses, members), the Police station (bosses, while a disrupt can be had)
-    room = np.zeros(3, np.bool_)
-    free = False
-    for k in range(K):
-        ex = cnt[k, 0] + cnt[k, 1] > 0
-        free |= not ex
-        for cl in range(3):
-            room[cl] |= ex and cnt[k, cl] < CLASS_CAP[cl]
-    room[0] |= free or can_gain_disrupt(g)
-    room[1] |= free
+    room = tot[1:4] > 0
+    room[0] |= tot[4] > 0 or can_gain_disrupt(g)
+    room[1] |= tot[4] > 0
     if act:
         for x in range(D0):
             m[x] = g.hand[p, x] > 0 and room[CLASS_OF[x]]
@@ -1482,38 +1482,34 @@ def mask_main(g, m: np.ndarray, c) -> None:
     key = holds_key(g, p)
     for k in range(K):
         for cl in range(3):
-            if cnt[k, cl] > 0 and can_move(cnt, k, cl, c):
-                m[c.a_move + k] = 1
+            if cnt[k, cl] > 0 and can_move(cnt, tot, k, cl):
+                m[A_MOVE + k] = 1
         if cnt[k, 0] + cnt[k, 1] == 0 or g.spent[p, k] or g.blocked[p, k] or g.phase > 3:
             continue
         s0, s1, s2 = max_skills(g, p, k)
         for t in range(6):
             if target_met(g, t, s0, s1, s2, key, c):
-                m[c.a_crack + k] = 1
+                m[A_CRACK + k] = 1
                 break
     # draws: phase 1 only, one source, not with five cards at the start of the turn
     if g.phase == 1 and g.can_draw and g.draws < C.MAX_DRAWS:
         src = g.draw_source
-        m[c.a_draw] = src != 2 and g.deck_len > 0
-        m[c.a_draw + 1] = src != 1 and g.pc_len > 0
-        m[c.a_draw + 2] = src != 1 and g.pt_len > 0
+        m[A_DRAW] = src != 2 and g.deck_len > 0
+        m[A_DRAW + 1] = src != 1 and g.pc_len > 0
+        m[A_DRAW + 2] = src != 1 and g.pt_len > 0
 
 
 @jit
-def can_move(cnt: np.ndarray, k: int, cls: int, c) -> bool:
-    """A card of class cls in crew k (of a seat with crew counts cnt) could move [RB "Forming
-    Crews"; spec §2.6]: a tool to any other crew (a move, or a swap if it is full); a boss or
-    member to another crew full in its class (a swap), or one with room while the source stays
-    valid (keeps a boss or member, or has no tools), or to a free slot while the source keeps
-    a boss or member."""
-    n_ex = n_room = 0
-    free = False
-    for kk in range(c.K):
-        ex = cnt[kk, 0] + cnt[kk, 1] > 0
-        free |= not ex
-        if kk != k and ex:
-            n_ex += 1
-            n_room += cnt[kk, cls] < CLASS_CAP[cls]
+def can_move(cnt: np.ndarray, tot: np.ndarray, k: int, cls: int) -> bool:
+    """A card of class cls in crew k (of a seat with crew counts cnt, `seat_totals` tot) could
+    move [RB "Forming Crews"; spec §2.6]: a tool to any other crew (a move, or a swap if it is
+    full); a boss or member to another crew full in its class (a swap), or one with room while
+    the source stays valid (keeps a boss or member, or has no tools), or to a free slot while
+    the source keeps a boss or member."""
+    ex = cnt[k, 0] + cnt[k, 1] > 0
+    n_ex = tot[0] - ex  # the other crews
+    n_room = tot[1 + cls] - (ex and cnt[k, cls] < CLASS_CAP[cls])
+    free = tot[4] > 0
     if cls == 2:
         return n_ex > 0
     keeps = cnt[k, 0] + cnt[k, 1] >= 2
@@ -1528,13 +1524,10 @@ def mask_move_dest(g, m: np.ndarray, c) -> None:
     cnt = seat_counts(g, p, c)
     keeps = cnt[src, 0] + cnt[src, 1] - 1 >= 1
     valid_after = cls == 2 or keeps or cnt[src, 2] == 0
-    free = False
-    for k in range(c.K):
-        ex = cnt[k, 0] + cnt[k, 1] > 0
-        free |= not ex
+    for k in range(K):
         room = cnt[k, cls] < CLASS_CAP[cls]
-        m[c.a_crew + k] = k != src and ex and ((room and valid_after) or not room)
-    m[c.a_new] = cls < 2 and keeps and free
+        m[A_CREW + k] = k != src and cnt[k, 0] + cnt[k, 1] > 0 and (valid_after or not room)
+    m[A_NEW] = cls < 2 and keeps and seat_totals(cnt)[4] > 0
 
 
 @jit
@@ -1549,15 +1542,12 @@ def mask_target_player(g, m: np.ndarray, c) -> None:
         if op == OP_PICK:
             ok = q != o and hand_total(g, q) > 0
         else:
-            for k in range(c.K):
+            for k in range(K):
                 if op == OP_MOD:
                     ok |= crew_exists(g, q, k)
                 else:
                     ok |= eligible(g, q, k, opp_any, c)
-        m[c.a_player + r] = ok
-
-
-ONE, TWO = np.float32(1), np.float32(2)
+        m[A_PLAYER + r] = ok
 
 
 # == observation [spec §4] ======================================================================
@@ -1577,7 +1567,7 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     table, every seat's block clockwise from the observer (its own with the whole hand), the
     public piles and the Police station, then the pending decision (its owner only) and the
     context of the effect or crack under way. The row is zeroed, then its nonzero values set."""
-    N, K, me = c.num_players, c.K, seat
+    N, me = c.num_players, seat
     out[:] = 0.0
     i = mark_hot(out, 0, 3, N - 2)
     i = put(out, i, c.goal, C.TOTAL_LOOT)
@@ -1590,12 +1580,9 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     i = put(out, i, min(int(g.actions), 6), 6)
     i = put(out, i, g.can_draw, 1)
     i = mark_hot(out, i, 3, int(g.draw_source))
-    hand, known = g.hand[me], g.known[me]
-    for t in range(HT):
-        if hand[t]:
-            out[i + t] = np.float32(hand[t]) / TWO
-            out[i + HT + t] = np.float32(known[t]) / TWO
-    i += 2 * HT
+    # counts / 2 as counts * 0.5 (the same float32), a whole array per loop (`put_all`)
+    i = put_all(out, i, g.hand[me], 0.5)
+    i = put_all(out, i, g.known[me], 0.5)
     for j in range(3):  # my peeks: the top's id if I know its front, else "unknown" (27)
         n = int(g.vpub_len[j])
         if n > 0:
@@ -1611,27 +1598,18 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
         n = int(g.vpub_len[j])
         i = put(out, i, n, C.PILE_SIZE)
         i = mark_hot(out, i, 10, VAULT_GROUP[g.vpub[j, n - 1]] if n > 0 else 9)
-    for v in range(C.N_VAULTS):
-        if g.revealed[v]:
-            out[i + v] = 1.0
-    i += C.N_VAULTS
+    i = put_all(out, i, g.revealed, 1.0)
     for grp in range(C.N_GROUPS):
         i = put(out, i, 3 - int(g.revealed[3 * grp]) - int(g.revealed[3 * grp + 1])
                 - int(g.revealed[3 * grp + 2]), 3)
-    for t in range(C.N_CREW_TYPES):
-        if g.police_count[t]:
-            out[i + t] = np.float32(g.police_count[t]) / TWO
-    i += C.N_CREW_TYPES
+    i = put_all(out, i, g.police_count, 0.5)
     for j in range(3):
         n = int(g.pc_len)
         i = mark_hot(out, i, 33, int(g.pchar[n - 1 - j]) if n > j else 32)
     for j in range(3):
         n = int(g.pt_len)
         i = mark_hot(out, i, 13, int(g.ptool[n - 1 - j]) - T0 if n > j else 12)
-    for x in range(C.N_DISRUPT):
-        if g.dused[x]:
-            out[i + x] = np.float32(g.dused[x]) / TWO
-    i += C.N_DISRUPT
+    i = put_all(out, i, g.dused, 0.5)
     d = int(g.dec)
     i = mark_hot(out, i, NUM_DECISIONS, d if g.owner == me else -1)
     i = mark_hot(out, i, HT, int(g.card_in_play))
@@ -1653,10 +1631,7 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
             put(out, i + K + 7 + s, min(crack_skill(g, s), 30), 30)
             put(out, i + K + 10 + s, VAULT_COMBO[v, s] if v >= 0 else 0, 10)
     i += K + 13
-    for x in range(12):
-        if g.over[x]:
-            out[i + x] = np.float32(g.over[x]) / TWO
-    i += 12
+    i = put_all(out, i, g.over, 0.5)
     i = put(out, i, g.key_used, 1)
     i = put(out, i, g.win_kind == WIN_CRACK, 1)
     i = put(out, i, g.win_kind == WIN_ACTION, 1)
@@ -1667,15 +1642,13 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
 def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
     """One seat's block: hand sizes, known hand (the observer's own: the whole hand), loot,
     vault pile, turns taken, then its crew slots."""
+    hand = g.hand[q]
     n = nd = 0
-    hand, known = g.hand[q], g.known[q]
     for t in range(HT):
         h = int(hand[t])
         n += h
         nd += h if t >= D0 else 0
-        v = h if mine else int(known[t])
-        if v:
-            out[i + 2 + t] = np.float32(v) / TWO
+    put_all(out, i + 2, hand if mine else g.known[q], 0.5)
     put(out, i, min(n, 10), 10)
     put(out, i + 1, min(nd, 5), 5)
     i += 2 + HT
@@ -1691,7 +1664,7 @@ def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
     put(out, i, fails, 8)
     i += 1 + C.N_VAULTS
     i = put(out, i, min(int(g.turns_taken[q]), 300), 300)
-    for k in range(c.K):
+    for k in range(K):
         i = crew_block(g, q, k, out, i)
     return i
 
@@ -1700,14 +1673,15 @@ def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
 def crew_block(g, q: int, k: int, out: np.ndarray, i: int) -> int:
     """exists, boss one-hot, member and tool counts / 2, skills / 30, spent, blocked,
     modifiers (m + 6) / 12."""
+    cr = g.crew[q, k]
+    put_all(out, i + 1, cr[:M0], 1.0)
+    put_all(out, i + 1 + M0, cr[M0:], 0.5)
     s0 = s1 = s2 = 0
     chars = False
-    cr = g.crew[q, k]
     for x in range(C.N_CREW_TYPES):
         n = int(cr[x])
         if n:
             chars |= x < T0
-            out[i + 1 + x] = np.float32(n) / (ONE if x < M0 else TWO)
             s0 += n * SKILLS[x, 0]
             s1 += n * SKILLS[x, 1]
             s2 += n * SKILLS[x, 2]

@@ -12,8 +12,8 @@ def test_registry_and_defaults():
     env = make("vaults_v1")
     env.reset(seed=3)
     game = env.unwrapped.game
-    assert game.num_players == 2 and game.num_actions == 94 and game.obs_size == 1534
-    assert vaults_v1.obs_fields(np.zeros(1534))["my_hand"].shape == (54,)
+    assert game.num_players == 2 and game.num_actions == 232 and game.obs_size == 6502
+    assert vaults_v1.obs_fields(np.zeros(6502))["my_hand"].shape == (54,)
 
 
 @pytest.mark.parametrize("opt", [{"goal": 99}, {"goal": 2000}, {"max_crews": 9},
@@ -24,10 +24,17 @@ def test_bad_options_raise_value_error_naming_them(opt):
         vaults_v1.Game(**opt)
 
 
-def test_max_crews_changes_the_sizes():
-    g = vaults_v1.Game(max_crews=3)
-    # spec §4.2 plus 12 (boss offers), 8 (Fail parts in the effect one-hot), 2 (window kind)
-    assert g.num_actions == 76 + 9 and g.obs_size == 656 + 6 + 2 * (115 + 53 * 3)
+def test_the_crew_cap_is_gone():
+    """RB "Forming Crews": "no restriction on the number of crews"; a slot per boss and
+    member card, the most crews one seat could ever have, and no option to change it."""
+    with pytest.raises(ValueError, match="max_crews.*no limit"):
+        vaults_v1.Game(max_crews=6)
+    for n in (2, 3, 4):
+        g = vaults_v1.Game(num_players=n)
+        assert g.K == C.MAX_CREWS == 52 == C.COPIES[:C.TOOL0].sum()
+        # 22 + 3 slot ranges of K; the observation: 656 + 2 one-hots of K, N seat blocks
+        assert g.num_actions == 22 + C.N_HAND_TYPES + 3 * g.K
+        assert g.obs_size == 656 + 2 * g.K + n * (115 + 53 * g.K)
 
 
 def test_score_rewards_are_zero_sum_margins():
@@ -42,7 +49,7 @@ def test_opponent_hands_are_counts_only():
     g = vaults_v1.Game(num_players=2)
     st = g.init(np.arange(4))
     while (st.dec == C.D["BOSS_CHOICE"]).any():
-        g.step(st, np.where(st.legal_action_mask[:, 91], 91, 0))
+        g.step(st, np.where(st.legal_action_mask[:, g.A_OPT], g.A_OPT, 0))
     obs = g.obs_fields(g.observe(st, 0))
     assert np.allclose(obs["player.known_hand"][:, 1], 0)  # nothing of P1's hand is known
     assert np.allclose(obs["player.hand_size"][:, 1, 0], 0.4)  # four cards
@@ -59,9 +66,9 @@ def test_render_hides_opponent_hands():
 
 
 def test_obs_fields_takes_the_env_options():
-    g3 = vaults_v1.Game(num_players=3, max_crews=3)
-    f = vaults_v1.obs_fields(np.zeros(g3.obs_size), num_players=3, max_crews=3)
-    assert f["player.hand_size"].shape == (3, 1) and f["target_crew"].shape == (3,)
+    g3 = vaults_v1.Game(num_players=3)
+    f = vaults_v1.obs_fields(np.zeros(g3.obs_size), num_players=3)
+    assert f["player.hand_size"].shape == (3, 1) and f["target_crew"].shape == (52,)
 
 
 def test_public_pile_order_turns_first_player_and_my_known_cards():
@@ -92,7 +99,7 @@ def test_crack_target_is_relative_to_the_observer_and_targets_clear():
     g = vaults_v1.Game(num_players=3, auto_forced=False, first_player=0,
                         response_windows="crack")
     st = scenario(g, hands={1: [46]}, crews={(0, 0): [15, 30]}, private={2: [9]})
-    play(g, st, 60, 86)  # P0 cracks P2's pile (+2 from P0); P1 holds a disrupt
+    play(g, st, g.A_CRACK, g.A_PILE + 4)  # P0 cracks P2's pile (+2 from P0); P1 holds a disrupt
     assert st.dec[0] == C.D["RESPONSE"]
     for me, idx in ((0, 5), (1, 4), (2, 3)):
         f = g.obs_fields(g.observe(st, me))

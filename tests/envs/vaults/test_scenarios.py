@@ -1,8 +1,8 @@
 """The spec's scenario tests (§7), written as action scripts with expected results.
 
-Action ids (max_crews = 6): cards 0-53, move from crew k 54+k, crack with crew k 60+k, draw
-66/67/68, end turn 69, crew k 70+k, new crew 76, boss to police 77, player +r 78+r, piles
-82-87, skills 88-90, options 91/92, pass 93.
+Action ids are named from the game's layout (every seat has `MAX_CREWS` crew slots): cards
+0-53 by type, then move from crew k, crack with crew k, the three draws, end turn, crew k, new
+crew, boss to police, player +r, piles (public 1-3, opponent +1..+3), skills, options, pass.
 """
 
 import numpy as np
@@ -12,10 +12,12 @@ from heistbench.envs.vaults.kernel import Vaults
 from .helpers import legal, play, scenario, top_char, top_private, top_tool
 
 D = C.D
-CRACK0, MOVE0, CREW0 = 60, 54, 70
-DRAW, DRAW_PC, DRAW_PT, END, NEW, POLICE = 66, 67, 68, 69, 76, 77
-PLAYER0, PILE1, PILE2, PILE3, OPP1 = 78, 82, 83, 84, 85
-SKILL_P, OPT0, OPT1, PASS = 88, 91, 92, 93
+CRACK0, MOVE0, CREW0 = Vaults.A_CRACK, Vaults.A_MOVE, Vaults.A_CREW
+DRAW, END, NEW, POLICE = Vaults.A_DRAW, Vaults.A_END, Vaults.A_NEW, Vaults.A_POLICE
+DRAW_PC, DRAW_PT = DRAW + 1, DRAW + 2
+PLAYER0, PILE1, PILE2, PILE3, OPP1 = (Vaults.A_PLAYER, Vaults.A_PILE, Vaults.A_PILE + 1,
+                                      Vaults.A_PILE + 2, Vaults.A_PILE + 3)
+SKILL_P, OPT0, OPT1, PASS = Vaults.A_SKILL, Vaults.A_OPT, Vaults.A_OPT + 1, Vaults.A_PASS
 # cards
 PATRICIA, BARON, IRONLACE, OLD_TOM, SILAS = 0, 1, 2, 4, 6
 BRUISER, KNUCKLES, HEAVY, LILY, TINKER, SAL, SPARKS = 12, 13, 15, 16, 17, 19, 20

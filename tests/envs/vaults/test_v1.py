@@ -6,10 +6,17 @@ from heistbench.envs.vaults.kernel import WIN_ACTION, Vaults
 
 from .helpers import legal, play, scenario
 from .test_scenarios import (
+    BARON,
     CRACK0,
+    CREW0,
     DRAW,
+    END,
     HEAVY,
     MECHANIC,
+    MOVE0,
+    NEW,
+    OPT1,
+    PASS,
     PILE1,
     PILES_V1,
     SAL,
@@ -18,7 +25,7 @@ from .test_scenarios import (
 )
 
 D = C.D
-PASS, OPT_B = 93, 92
+OPT_B = OPT1
 
 
 def test_windows_after_every_action_by_default():
@@ -67,7 +74,7 @@ def test_the_declared_crews_slot_is_observed_from_the_declaration():
     assert st.dec[0] == D["CRACK_TARGET"]
     for seat in (0, 1):
         f = g.obs_fields(g.observe(st, seat))
-        assert f["crack_crew"][0].tolist() == [0, 1, 0, 0, 0, 0]
+        assert np.flatnonzero(f["crack_crew"][0]).tolist() == [1]
     play(g, st, PILE1)  # flipped at once (nobody holds a disrupt): the crack is over
     assert g.obs_fields(g.observe(st, 1))["crack_crew"][0].sum() == 0
 
@@ -80,3 +87,40 @@ def test_score_reward_is_the_margin_over_the_goal():
     play(g, st, CRACK0, PILE1)  # V9: Success £50
     assert st.terminated[0]
     assert np.allclose(st.rewards[0], [(450 - 90) / 450, (90 - 450) / 450])
+
+
+def test_a_seat_with_more_than_six_crews_plays_on():
+    """RB "Forming Crews": "There is no restriction on the number of crews that one player
+    can have in play"."""
+    g = Vaults(num_players=2, first_player=0, auto_forced=False, response_windows="crack")
+    crews = {(0, k): [C.MEMBER0 + k] for k in range(20)}  # 20 one-member crews
+    crews[(0, 10)] = [HEAVY, MECHANIC]  # meets pile 1's 5/2/1
+    st = scenario(g, hands={0: [TINKER, BARON]}, crews=crews, piles=PILES_V1)
+    assert {CRACK0 + 10, MOVE0 + 10} <= legal(st) and CRACK0 + 9 not in legal(st)
+    play(g, st, TINKER)
+    assert legal(st) == {CREW0 + k for k in range(20)} | {NEW}
+    play(g, st, NEW, CRACK0 + 10, PILE1)
+    assert st.crew[0, 0, 20, TINKER] == 1 and st.loot[0, 0] == 50 and st.spent[0, 0, 10]
+    f = g.obs_fields(g.observe(st, 1))  # seen by the opponent, at offset +1
+    assert f["player.crew20"][0, 1, 0] == 1 and f["player.crew20"][0, 1, 1 + TINKER] == 0.5
+    assert f["player.crew10"][0, 1, 48] == 1  # spent
+    play(g, st, BARON, NEW)  # crew 21 with the last action: the turn passes
+    assert st.crew[0, 0, 21, BARON] == 1 and st.active[0] == 1
+    assert g.exists(st)[0, 0].sum() == 22 and not st.spent[0, 0].any()
+
+
+def test_every_boss_and_member_can_be_a_crew_of_one_seat():
+    """52 crews, one per boss and member card: the last card still finds a slot."""
+    g = Vaults(num_players=2, first_player=0, auto_forced=False, response_windows="crack")
+    chars = C.DECK_TYPES[:C.MAX_CREWS].tolist()  # the 52 bosses and members
+    st = scenario(g, hands={0: [chars[-1]]}, crews={(0, k): [t] for k, t in
+                                                   enumerate(chars[:-1])})
+    play(g, st, chars[-1])
+    assert NEW in legal(st)
+    play(g, st, NEW)
+    assert g.exists(st)[0, 0].all() and st.crew[0, 0, -1, chars[-1]] == 1
+    assert legal(st) >= {MOVE0, MOVE0 + 51, END}
+    play(g, st, MOVE0 + 51)  # a member alone in its crew moves into another one
+    assert legal(st) == {C.MEMBER0 + 19}
+    play(g, st, C.MEMBER0 + 19)
+    assert NEW not in legal(st) and CREW0 + 50 in legal(st)

@@ -3,7 +3,18 @@
 from heistbench.envs.vaults.kernel import WIN_ACTION, Vaults
 
 from .helpers import legal, play, scenario
-from .test_scenarios import ALARM, CRACK0, CREW0, DRAW, HEAVY, MECHANIC, PILE1, PILES_V1, TINKER
+from .test_scenarios import (
+    ALARM,
+    CRACK0,
+    CREW0,
+    DRAW,
+    HEAVY,
+    MECHANIC,
+    PASS,
+    PILE1,
+    PILES_V1,
+    TINKER,
+)
 
 
 def test_no_windows_option():
@@ -21,7 +32,7 @@ def test_every_action_window_skips_the_active_player():
     play(g, st, DRAW)
     assert st.current_player[0] == 1 and st.win_kind[0] == WIN_ACTION
     assert ALARM not in legal(st)  # Lockdown is for crack windows; no tool for effect B
-    play(g, st, 93)
+    play(g, st, PASS)
     assert st.current_player[0] == 0 and st.win_kind[0] == 0
     play(g, st, TINKER, CREW0)
     assert st.current_player[0] == 1
