@@ -136,6 +136,17 @@ def put(out: np.ndarray, i: int, v, scale: float) -> int:
     return i + 1
 
 
+@jit(inline="always")
+def put_all(out: np.ndarray, i: int, src: np.ndarray, scale: float) -> int:
+    """`put` of each value of a 1-D array in turn (Grifters measured a `put` per value of its
+    19-value arrays faster: taking the sub-array view costs more than the loop saves)."""
+    s = np.float32(scale)
+    n = src.shape[0]
+    for k in range(n):
+        out[i + k] = np.float32(src[k]) * s
+    return i + n
+
+
 @jit
 def put_capped(out: np.ndarray, i: int, v, scale: float) -> int:
     """A count times its scale, in float32, capped at 1."""
