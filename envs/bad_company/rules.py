@@ -192,6 +192,13 @@ def heist_full(g, p: int, h: int) -> bool:
 
 
 @jit
+def empty_slots(g, p: int) -> int:
+    """p's active-heist slots without a card (counted as ints: two NumPy bools would add up to
+    True in plain Python)."""
+    return int(g.active[p, 0] < 0) + int(g.active[p, 1] < 0)
+
+
+@jit
 def recruit_cost(g, p: int) -> int:
     """The next advance's price (A4 Headhunter: $1 less, at least $1)."""
     cost = RECRUIT_COST[int(g.recruit[p])]
@@ -818,9 +825,9 @@ def end_turn(g, c) -> None:
     for s in range(C.DISPLAY_SLOTS):
         avail += g.display[s] >= 0
     for p in range(N):
-        need += (g.active[p, 0] < 0) + (g.active[p, 1] < 0)
+        need += empty_slots(g, p)
     for p in range(N):
-        short = (g.active[p, 0] < 0) + (g.active[p, 1] < 0)
+        short = empty_slots(g, p)
         if avail < need:
             short = min(short, 1) if g.done_this_turn[p] > 0 else 0
         g.refill_quota[p] = short
@@ -978,7 +985,7 @@ def tally(g, p: int, c, t: np.ndarray) -> int:
     behind = car < g.police
     if behind:
         s -= C.BEHIND_POLICE_VP
-    kinds = (t[0] > 0) + (t[1] > 0) + (t[2] > 0) + (t[3] > 0)
+    kinds = int(t[0] > 0) + int(t[1] > 0) + int(t[2] > 0) + int(t[3] > 0)
     s += t[8] * t[15] + t[9] * 2 * kinds + t[10] * upgrades + t[11] * (int(g.money[p]) // 3)
     s += t[12] * (0 if behind else 4) + t[13] * 2 * collars
     return s

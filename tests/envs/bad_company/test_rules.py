@@ -7,6 +7,7 @@ import hashlib
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -207,8 +208,11 @@ _DISABLED = """
 import hashlib, numpy as np
 from heistbench.envs.bad_company_v0 import Game
 from heistbench.agents.base import sample_legal
+from heistbench.envs.core.playthrough import playthrough
 print(hashlib.sha256(PLAY(Game(num_players=3), 2)).hexdigest())
+print(hashlib.sha256(playthrough("bad_company_v0", 3).encode()).hexdigest())
 """
+GOLDEN_3P = Path(__file__).parents[1] / "golden" / "bad_company_v0_3p.txt"
 
 
 def _play(game, games: int) -> bytes:
@@ -222,6 +226,8 @@ def _play(game, games: int) -> bytes:
 
 
 def test_the_rules_run_as_plain_python_without_jit():
+    """Two random games, and the 3-player golden game (where a player completes both heists in
+    a turn and takes two: NumPy bools summed in plain Python once made that one)."""
     import inspect
 
     code = inspect.getsource(_play).replace("def _play", "def PLAY") + _DISABLED
@@ -229,7 +235,8 @@ def test_the_rules_run_as_plain_python_without_jit():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.split() == [hashlib.sha256(_play(Game(num_players=3), 2)).hexdigest()]
+    assert out.stdout.split() == [hashlib.sha256(_play(Game(num_players=3), 2)).hexdigest(),
+                                  hashlib.sha256(GOLDEN_3P.read_bytes()).hexdigest()]
 
 
 def test_d_bc_14_cash_loot_pays_for_rerolls():
