@@ -8,7 +8,7 @@ import pytest
 from heistbench.agents.base import sample_legal
 from heistbench.envs.bad_company import components as C
 from heistbench.envs.bad_company import rules as K
-from heistbench.envs.bad_company_v0 import Game
+from heistbench.envs.bad_company_v0 import Game, raw_env
 
 from .helpers import at, blank, legal, play
 
@@ -152,3 +152,19 @@ def test_truncation_reward(reward):
     _, got, want = truncated_rewards(reward=reward, truncation_reward="provisional")
     np.testing.assert_allclose(got, want, atol=1e-6)
     assert (got != 0).any() and np.abs(got.sum(axis=1)).max() < 1e-5  # zero-sum, not zero
+
+
+def test_truncation_reward_reaches_the_aec_agents():
+    env = raw_env(num_players=2, max_steps=40, reward="score", truncation_reward="provisional")
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        total[agent] += reward
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    st, game = env.kernel_state, env.game
+    assert st.truncated[0] and not st.terminated[0]
+    want = game.terminal_rewards(game.rank_keys(st), game.scores(st))[0]
+    np.testing.assert_allclose(list(total.values()), want, atol=1e-6)
+    assert np.abs(want).max() > 0
