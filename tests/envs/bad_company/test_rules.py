@@ -66,10 +66,16 @@ def random_games(n: int, games: int, seed: int, check=None, **options):
     return game, s
 
 
-@pytest.mark.parametrize("n", COUNTS)
-def test_random_play_invariants(n):
+OTHER_OPTIONS = dict(police_start_offset=5, police_die_faces=(2, 2, 1, 1, 0, 0),
+                     canonical_pairings=False, reward="rank")
+
+
+@pytest.mark.parametrize("n, options", [(n, {}) for n in COUNTS] + [(4, OTHER_OPTIONS)],
+                         ids=[f"{n}p" for n in COUNTS] + ["4p-other-options"])
+def test_random_play_invariants(n, options):
     """BC-T28: games end, money never negative, tokens within the spaces, collars on distinct
-    members, a live mask never empty, observations inside [0, 1], zero-sum rewards."""
+    members, a live mask never empty, observations inside [0, 1], zero-sum rewards (with the
+    default options, and with the others at 4 players)."""
     total = np.zeros((40, n))
 
     def check(game, s, t):
@@ -88,7 +94,7 @@ def test_random_play_invariants(n):
             assert obs.min() >= 0 and obs.max() <= 1
         total[:] += s.rewards
 
-    game, s = random_games(n, 40, 100 * n, check)
+    game, s = random_games(n, 40, 100 * n, check, **options)
     total += s.rewards
     assert s.terminated.all() and not s.truncated.any()
     np.testing.assert_allclose(total.sum(axis=1), 0, atol=1e-5)
