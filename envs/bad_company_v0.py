@@ -28,8 +28,10 @@ Rewards
 -------
 Terminal only. `reward="win_loss"` (default): the winners after the coin tie-break share +1
 and the others share -1 (an all-way tie gives 0). `reward="score"`: the score margin over the
-mean of the others, divided by 30. Truncation (a safety net that random play never reaches)
-gives 0.
+mean of the others, divided by 30. `reward="rank"`: (N - 1 - 2 rank) / (N - 1), rank 0 for the
+first after the coin tie-break, tied players sharing their average rank. Truncation (a safety
+net that random play never reaches) gives 0, or with `truncation_reward="provisional"` the
+rewards of the tally so far.
 
 Version History
 ---------------

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+# the names of the data sets a game may be built from (option `component_set`): only this
+# reconstruction exists so far; the published card data would be another name here
+COMPONENT_SETS = ("reconstructed_v1",)
+
 # -- symbols -----------------------------------------------------------------------------------
 # the four heist symbols (tokens), then the wild token of task T0, heists and loot
 LOCK, GLOVE, MASK, FLASHLIGHT, WILD = 0, 1, 2, 3, 4
@@ -27,6 +31,7 @@ NUM_MISSIONS = 4
 # -- dice [RB]; police die faces REC (the rulebook names only the values 0, 1 and 2) -------------
 YELLOW_DICE = 4
 POLICE_FACES = (0, 0, 0, 1, 1, 2)  # mean 2/3 space a turn (spec D-BC-16, pacing check §1.11)
+POLICE_DIE_VALUES = (0, 1, 2)  # the values a police die face may show [RB]
 
 # -- the crew board: members 2..12; 2 = Fixer, 12 = Chauffeur [RB] -------------------------------
 FIXER, CHAUFFEUR = 2, 12

@@ -70,6 +70,17 @@ from .rules import (  # noqa: F401
 )
 
 LEFTOVER = ("tasks", "tasks_and_heists")
+TRUNCATION = ("zero", "provisional")
+POLICE_START_RANGE = (C.POLICE_MIN, C.RED_ZONE_START - 1)  # -6..24: before the red zone
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _police_faces(v: Any) -> bool:
+    return (isinstance(v, (list, tuple)) and len(v) == 6
+            and all(_int(f) and int(f) in C.POLICE_DIE_VALUES for f in v))
 
 
 class BadCompanyState(RecordState):
@@ -99,6 +110,26 @@ class BadCompanyGame(CompiledGame):
         "final_phase_2b": Option(True, "the final round has phase 2B (complete heists and "
                                  "tasks, recruit, play loot) before the tally",
                                  check=lambda v: isinstance(v, bool), allowed="a bool"),
+        "police_start_offset": Option(0, "the police car starts on road space -N + offset "
+                                      "(the rulebook's space of the player count at 0)",
+                                      check=_int, allowed="an int that puts the start, -N + "
+                                      f"offset, on {POLICE_START_RANGE[0]}.."
+                                      f"{POLICE_START_RANGE[1]} (before the red zone)"),
+        "police_die_faces": Option(C.POLICE_FACES, "the six faces of the police die, each "
+                                   "rolled as likely (the rulebook names the values 0, 1 and "
+                                   "2)", check=_police_faces,
+                                   allowed="a list or tuple of six faces, each 0, 1 or 2"),
+        "canonical_pairings": Option(True, "mask a pairing of the yellow dice whose two sums "
+                                     "repeat a lower-numbered pairing's (no outcome is lost); "
+                                     "False leaves all three pairings legal",
+                                     check=lambda v: isinstance(v, bool), allowed="a bool"),
+        "truncation_reward": Option("zero", "rewards of a game cut off by the step bound: "
+                                    "'zero', or 'provisional' (the `reward` of the tally so "
+                                    "far, loot VP included, as if the game ended then)",
+                                    TRUNCATION),
+        "component_set": Option(C.COMPONENT_SETS[0], "the card and board data the game is "
+                                "built from (the reconstruction; see the README)",
+                                C.COMPONENT_SETS),
     }
     STATE_FIELDS = R.STATE_FIELDS
     CONFIG_FIELDS = R.CONFIG_FIELDS
@@ -115,6 +146,13 @@ class BadCompanyGame(CompiledGame):
         if fc is not None and fc >= n:
             raise ValueError(f"{self.name}: invalid value {fc!r} for option 'first_chief'; "
                              f"allowed: None or a seat 0..{n - 1}")
+        off = self.options["police_start_offset"]
+        lo, hi = POLICE_START_RANGE
+        if not lo <= off - n <= hi:
+            raise ValueError(f"{self.name}: invalid value {off!r} for option "
+                             f"'police_start_offset'; the police car would start on "
+                             f"{off - n}: allowed at {n} players: {lo + n}..{hi + n} (a start "
+                             f"on {lo}..{hi}, before the red zone)")
         self.observation_layout = _observation_layout(n)
         self.action_layout = _action_layout()
 
@@ -124,6 +162,10 @@ class BadCompanyGame(CompiledGame):
         c["tokens_on_heists"] = self.options["leftover_tokens"] == "tasks_and_heists"
         c["final_2b"] = self.options["final_phase_2b"]
         c["heist_table"] = R.HEIST_TABLE
+        c["police_offset"] = self.options["police_start_offset"]
+        c["police_faces"] = np.array(self.options["police_die_faces"], np.int64)
+        c["canonical_pairings"] = self.options["canonical_pairings"]
+        c["truncation_scored"] = self.options["truncation_reward"] == "provisional"
 
     def default_max_steps(self) -> int:
         return 4000

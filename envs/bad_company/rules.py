@@ -110,6 +110,9 @@ STATE_FIELDS = (
 )
 CONFIG_FIELDS = (("first_chief", np.int64), ("tokens_on_heists", np.bool_),
                  ("final_2b", np.bool_),
+                 ("police_offset", np.int64),  # the police car starts on -N + this
+                 ("police_faces", np.int64, (6,)),  # the police die
+                 ("canonical_pairings", np.bool_),  # mask pairings that repeat a lower one's sums
                  # the heist cards for the observation, passed in: reading a module-level table
                  # in compiled code measured slower than reading an array argument
                  ("heist_table", np.int64, (NH, 12)))
@@ -135,7 +138,6 @@ HEIST_BOX = C.HEIST_BOX.astype(np.int64)
 HEIST_MISSION = C.HEIST_MISSION.astype(np.int64)
 LOOT_BASE = C.LOOT_BASE.copy()
 LOOT_VP = C.LOOT_VP.astype(np.int64)
-POLICE_FACES = np.array(C.POLICE_FACES, np.int64)
 PAIR_IDX = np.array([[0, 1, 2, 3], [0, 2, 1, 3], [0, 3, 1, 2]], np.int64)
 CP_POS = np.array(C.CP_POSITIONS, np.int64)
 ROAD_END, RED_ZONE = C.ROAD_END, C.RED_ZONE_START
@@ -165,8 +167,10 @@ def roll_yellow(g) -> int:
 
 
 @jit
-def roll_black(g) -> int:
-    return POLICE_FACES[int(np.floor(next_uniform(g, S_DICE) * POLICE_FACES.shape[0]))]
+def roll_black(g, c) -> int:
+    """A face of the police die (option `police_die_faces`), each as likely."""
+    faces = c.police_faces
+    return faces[int(np.floor(next_uniform(g, S_DICE) * faces.shape[0]))]
 
 
 @jit
@@ -189,6 +193,13 @@ def heist_full(g, p: int, h: int) -> bool:
         if g.cov[p, h, s] < HEIST_REQ[k, s]:
             return False
     return True
+
+
+@jit
+def empty_slots(g, p: int) -> int:
+    """p's active-heist slots without a card (counted as ints: two NumPy bools would add up to
+    True in plain Python)."""
+    return int(g.active[p, 0] < 0) + int(g.active[p, 1] < 0)
 
 
 @jit
@@ -291,7 +302,7 @@ def setup(g, c) -> None:
     g.ld_len = NL
     for s in range(C.DISPLAY_SLOTS):
         g.display[s] = heist_pop(g)
-    g.police = -N
+    g.police = -N + c.police_offset
     lefts = scalar.permutation(g.key, S_LEFT, C.NUM_HALVES)
     rights = scalar.permutation(g.key, S_RIGHT, C.NUM_HALVES)
     for p in range(N):
@@ -363,7 +374,7 @@ def apply(g, a: int, c) -> None:
     d = int(g.dec)
     p = int(g.current_player)
     if d == CHIEF_REROLL:
-        chief_reroll(g, p, a)
+        chief_reroll(g, p, a, c)
     elif d == CHIEF_PAIRING:
         chief_pairing(g, p, a)
     elif d == FINAL_PAIRING:
@@ -440,7 +451,7 @@ def finish(g, c) -> None:
     sc = np.zeros(N, np.int64)
     rank_keys(g, keys, c)
     scores(g, sc, c)
-    scalar.terminal_rewards(g.rewards, keys, sc, c.by_score, c.score_scale)
+    scalar.terminal_rewards(g.rewards, keys, sc, c.reward_kind, c.score_scale)
 
 
 @jit
@@ -465,13 +476,13 @@ def new_turn(g, c) -> None:
     g.sums[1] = 0
     for i in range(4):
         g.dice[i] = roll_yellow(g)
-    g.black = roll_black(g)
+    g.black = roll_black(g, c)
     g.current_player = g.chief
     g.dec = CHIEF_REROLL
 
 
 @jit(inline="always")
-def chief_reroll(g, p: int, a: int) -> None:
+def chief_reroll(g, p: int, a: int, c) -> None:
     """Accept the roll, turn a Free reroll card into a credit, play a $3 loot card, or pay $1
     (A5's first reroll free, then credits) to reroll any subset of the five dice."""
     if a == A_ACCEPT:
@@ -496,7 +507,7 @@ def chief_reroll(g, p: int, a: int) -> None:
         if bits & (1 << i):
             g.dice[i] = roll_yellow(g)
     if bits & 16:
-        g.black = roll_black(g)
+        g.black = roll_black(g, c)
     g.rerolls_done += 1
 
 
@@ -818,9 +829,9 @@ def end_turn(g, c) -> None:
     for s in range(C.DISPLAY_SLOTS):
         avail += g.display[s] >= 0
     for p in range(N):
-        need += (g.active[p, 0] < 0) + (g.active[p, 1] < 0)
+        need += empty_slots(g, p)
     for p in range(N):
-        short = (g.active[p, 0] < 0) + (g.active[p, 1] < 0)
+        short = empty_slots(g, p)
         if avail < need:
             short = min(short, 1) if g.done_this_turn[p] > 0 else 0
         g.refill_quota[p] = short
@@ -978,7 +989,7 @@ def tally(g, p: int, c, t: np.ndarray) -> int:
     behind = car < g.police
     if behind:
         s -= C.BEHIND_POLICE_VP
-    kinds = (t[0] > 0) + (t[1] > 0) + (t[2] > 0) + (t[3] > 0)
+    kinds = int(t[0] > 0) + int(t[1] > 0) + int(t[2] > 0) + int(t[3] > 0)
     s += t[8] * t[15] + t[9] * 2 * kinds + t[10] * upgrades + t[11] * (int(g.money[p]) // 3)
     s += t[12] * (0 if behind else 4) + t[13] * 2 * collars
     return s
@@ -1023,7 +1034,7 @@ def refresh_mask(g, c) -> int:
         m[A_FREE_REROLL] = g.loot[p, C.L_FREE_REROLL] > 0
         m[A_CASH3] = g.loot[p, C.L_CASH3] > 0
     elif d == CHIEF_PAIRING or d == FINAL_PAIRING:
-        pairing_mask(g, m)
+        pairing_mask(g, m, c.canonical_pairings)
     elif d == CHOOSE_SUM:
         m[A_SUM] = 1
         m[A_SUM + 1] = 1
@@ -1061,8 +1072,9 @@ def refresh_mask(g, c) -> int:
 
 
 @jit(inline="always")
-def pairing_mask(g, m: np.ndarray) -> None:
-    """The three pairings, a duplicate of a lower one's sums masked (D-BC-04)."""
+def pairing_mask(g, m: np.ndarray, canonical: bool) -> None:
+    """The three pairings, a duplicate of a lower one's sums masked (D-BC-04; all three
+    without `canonical`)."""
     lo = np.zeros(3, np.int64)
     hi = np.zeros(3, np.int64)
     for k in range(3):
@@ -1072,7 +1084,7 @@ def pairing_mask(g, m: np.ndarray) -> None:
         dup = False
         for j in range(k):
             dup |= lo[j] == lo[k] and hi[j] == hi[k]
-        m[A_PAIRING + k] = not dup
+        m[A_PAIRING + k] = not (dup and canonical)
 
 
 @jit(inline="always")

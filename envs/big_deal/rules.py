@@ -330,7 +330,7 @@ def finish(g, c) -> None:
     sc = np.zeros(N, np.int64)
     scores(g, sc, c)
     rank_keys(g, keys, c)
-    scalar.terminal_rewards(g.rewards, keys, sc, c.by_score, c.score_scale)
+    scalar.terminal_rewards(g.rewards, keys, sc, c.reward_kind, c.score_scale)
 
 
 # == The Play =====================================================================================

@@ -22,6 +22,7 @@ import numpy as np
 from . import jit
 from .buffers import BufferPool
 from .game import Game, TurnView
+from .options import REWARD_MODES
 from .records import RecordState, record_dtype
 from .rng import seed_keys
 
@@ -35,8 +36,11 @@ _NO_KEYS = np.zeros(0, np.uint64)
 # config every compiled game has: (name, dtype)
 CORE_CONFIG: tuple[tuple[str, Any], ...] = (
     ("num_players", np.int64), ("num_actions", np.int64), ("obs_size", np.int64),
-    ("max_steps", np.int64), ("auto_forced", np.bool_), ("by_score", np.bool_),
+    ("max_steps", np.int64), ("auto_forced", np.bool_), ("reward_kind", np.int64),
     ("score_scale", np.float64),
+    # a truncated game's rewards: zero, or those of its tally so far (`truncation_scored`,
+    # set by games that offer it)
+    ("truncation_scored", np.bool_),
 )
 
 
@@ -75,7 +79,8 @@ class CompiledGame(Game):
         c["num_players"], c["num_actions"] = self.num_players, self.num_actions
         c["obs_size"], c["max_steps"] = self.base_obs_size, self.max_steps
         c["auto_forced"] = self.auto_forced  # (actions are always checked: it costs nothing)
-        c["by_score"], c["score_scale"] = self.reward_mode == "score", self.score_scale
+        c["reward_kind"] = REWARD_MODES.index(self.reward_mode)
+        c["score_scale"] = self.score_scale
         self._configure(c)
         self._no_view = _records(TurnView(self).data[:0])  # play_batch's "no AEC view"
         self._action = np.zeros(1, np.int64)  # step_one's action, refilled

@@ -13,10 +13,12 @@ config record `c`:
     rank_keys(g, out, c)     int64 per player, higher ranks better, equal = tied
 
 The drivers add what every game shares: validation before anything changes, forced
-single-option decisions (`auto_forced`), the step bound, and a threaded variant of each loop.
+single-option decisions (`auto_forced`), the step bound (and, where a game asks for it, the
+rewards of a truncated game's tally so far), and a threaded variant of each loop.
 """
 
-from heistbench.envs.core.scalar import single_legal
+import numpy as np
+from heistbench.envs.core.scalar import single_legal, terminal_rewards
 from numba import njit, prange
 
 
@@ -36,6 +38,19 @@ def settle(g, c):
         g.truncated = 1
         g.current_player = -1
         g.legal_action_mask[:] = 0
+        if c.truncation_scored:
+            truncation_rewards(g, c)
+
+
+@njit(cache=True)
+def truncation_rewards(g, c):
+    """A truncated game's rewards from its tally so far, as if it ended now (the game's option
+    `truncation_reward="provisional"`)."""
+    keys = np.zeros(c.num_players, np.int64)
+    sc = np.zeros(c.num_players, np.int64)
+    rank_keys(g, keys, c)  # noqa: F821  (injected)
+    scores(g, sc, c)  # noqa: F821
+    terminal_rewards(g.rewards, keys, sc, c.reward_kind, c.score_scale)
 
 
 INIT, STEP, RESUME = 0, 1, 2  # what `play_batch` does to each game

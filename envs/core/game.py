@@ -217,12 +217,17 @@ class Game:
         state.rewards[idx] = self.terminal_rewards(self.rank_keys(sub), self.scores(sub))
 
     def terminal_rewards(self, keys: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        """float32 [B, N] zero-sum rewards from rank keys (win_loss) or scores (score)."""
+        """float32 [B, N] zero-sum rewards from rank keys (win_loss, rank) or scores (score)."""
         n = keys.shape[1]
         if self.reward_mode == "score":
             s = scores.astype(np.float64)
             others = (s.sum(axis=1, keepdims=True) - s) / (n - 1)
             return ((s - others) / self.score_scale).astype(np.float32)
+        if self.reward_mode == "rank":  # rank 0 = first; tied players share their average rank
+            above = (keys[:, None, :] > keys[:, :, None]).sum(axis=2)
+            tied = (keys[:, None, :] == keys[:, :, None]).sum(axis=2)
+            rank = above + (tied - 1) / 2
+            return ((n - 1 - 2 * rank) / (n - 1)).astype(np.float32)
         win = keys == keys.max(axis=1, keepdims=True)
         k = win.sum(axis=1, keepdims=True)
         losers = n - k

@@ -31,9 +31,14 @@ def _is_pos_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v > 0
 
 
+# the terminal reward modes; the compiled rules get the index (scalar.terminal_rewards)
+REWARD_MODES = ("win_loss", "score", "rank")
+
 COMMON_OPTIONS: dict[str, Option] = {
     "reward": Option("win_loss", "terminal reward: 'win_loss' (winners share +1, the others "
-                     "share -1) or 'score' (normalised score margin)", ("win_loss", "score")),
+                     "share -1), 'score' (normalised score margin) or 'rank' ((N - 1 - 2 rank) "
+                     "/ (N - 1), rank 0 = first, tied players sharing their average rank)",
+                     REWARD_MODES),
     "validate": Option(True, "check every action and raise ValueError on an illegal one "
                        "(turn off on the training hot path; compiled rules always check, "
                        "at no cost)", check=_is_bool, allowed="a bool"),

@@ -98,17 +98,28 @@ def single_legal(mask: np.ndarray) -> int:
 
 @jit
 def terminal_rewards(rewards: np.ndarray, keys: np.ndarray, scores: np.ndarray,
-                     by_score: bool, scale: float) -> None:
-    """Zero-sum rewards of one finished game (Game.terminal_rewards on one row): winners by rank
-    key share +1 and the others -1, or the score margin over the others' mean / scale."""
+                     kind: int, scale: float) -> None:
+    """Zero-sum rewards of one finished game (Game.terminal_rewards on one row), by the index
+    `kind` of options.REWARD_MODES: winners by rank key share +1 and the others -1
+    (win_loss), the score margin over the others' mean / scale (score), or
+    (N - 1 - 2 rank) / (N - 1) with tied players sharing their average rank (rank)."""
     n = keys.shape[0]
-    if by_score:
+    if kind == 1:
         total = 0.0
         for p in range(n):
             total += float(scores[p])
         for p in range(n):
             s = float(scores[p])
             rewards[p] = np.float32((s - (total - s) / (n - 1)) / scale)
+        return
+    if kind == 2:
+        for p in range(n):
+            above, tied = 0, 0
+            for q in range(n):
+                above += keys[q] > keys[p]
+                tied += keys[q] == keys[p]
+            rank = above + (tied - 1) / 2
+            rewards[p] = np.float32((n - 1 - 2 * rank) / (n - 1))
         return
     best = keys[0]
     for p in range(1, n):

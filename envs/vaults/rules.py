@@ -670,7 +670,7 @@ def finish(g, c) -> None:
     sc = np.zeros(N, np.int64)
     rank_keys(g, keys, c)
     scores(g, sc, c)
-    scalar.terminal_rewards(g.rewards, keys, sc, c.by_score, c.score_scale)
+    scalar.terminal_rewards(g.rewards, keys, sc, c.reward_kind, c.score_scale)
 
 
 # == MAIN: the active player's actions ============================================================

@@ -16,6 +16,7 @@ from heistbench.envs import game as make_game
 from heistbench.envs.core import jit, rng, scalar
 from heistbench.envs.core.compiled import CompiledGame
 from heistbench.envs.core.game import Game
+from heistbench.envs.core.options import REWARD_MODES
 
 from heistbench import envs
 
@@ -52,7 +53,7 @@ def test_scalar_bag_draws_and_sorting():
     assert scalar.stable_order(vals).tolist() == np.argsort(vals, kind="stable").tolist()
 
 
-@pytest.mark.parametrize("mode", ["win_loss", "score"])
+@pytest.mark.parametrize("mode", REWARD_MODES)
 def test_scalar_terminal_rewards_match_the_base(mode):
     game = make_game("grifters", num_players=4, reward=mode)
     gen = np.random.default_rng(2)
@@ -61,8 +62,18 @@ def test_scalar_terminal_rewards_match_the_base(mode):
     want = Game.terminal_rewards(game, keys, scores)
     for b in range(200):
         out = np.zeros(4, np.float32)
-        scalar.terminal_rewards(out, keys[b], scores[b], mode == "score", game.score_scale)
+        scalar.terminal_rewards(out, keys[b], scores[b], REWARD_MODES.index(mode),
+                                game.score_scale)
         assert out.tolist() == want[b].tolist()
+
+
+def test_rank_reward_ties_share_their_average_rank():
+    game = make_game("grifters", num_players=4, reward="rank")
+    keys = np.array([[5, 9, 9, 1], [3, 3, 3, 3], [4, 2, 3, 1]])
+    want = [[-1 / 3, 2 / 3, 2 / 3, -1], [0, 0, 0, 0], [1, -1 / 3, 1 / 3, -1]]
+    np.testing.assert_allclose(Game.terminal_rewards(game, keys, keys), want, atol=1e-6)
+    keys = np.random.default_rng(3).integers(0, 3, (100, 4))
+    assert np.abs(Game.terminal_rewards(game, keys, keys).sum(axis=1)).max() < 1e-6
 
 
 @pytest.mark.parametrize("name", COMPILED)

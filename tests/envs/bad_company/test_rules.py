@@ -7,6 +7,7 @@ import hashlib
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -65,10 +66,16 @@ def random_games(n: int, games: int, seed: int, check=None, **options):
     return game, s
 
 
-@pytest.mark.parametrize("n", COUNTS)
-def test_random_play_invariants(n):
+OTHER_OPTIONS = dict(police_start_offset=5, police_die_faces=(2, 2, 1, 1, 0, 0),
+                     canonical_pairings=False, reward="rank")
+
+
+@pytest.mark.parametrize("n, options", [(n, {}) for n in COUNTS] + [(4, OTHER_OPTIONS)],
+                         ids=[f"{n}p" for n in COUNTS] + ["4p-other-options"])
+def test_random_play_invariants(n, options):
     """BC-T28: games end, money never negative, tokens within the spaces, collars on distinct
-    members, a live mask never empty, observations inside [0, 1], zero-sum rewards."""
+    members, a live mask never empty, observations inside [0, 1], zero-sum rewards (with the
+    default options, and with the others at 4 players)."""
     total = np.zeros((40, n))
 
     def check(game, s, t):
@@ -87,7 +94,7 @@ def test_random_play_invariants(n):
             assert obs.min() >= 0 and obs.max() <= 1
         total[:] += s.rewards
 
-    game, s = random_games(n, 40, 100 * n, check)
+    game, s = random_games(n, 40, 100 * n, check, **options)
     total += s.rewards
     assert s.terminated.all() and not s.truncated.any()
     np.testing.assert_allclose(total.sum(axis=1), 0, atol=1e-5)
@@ -207,8 +214,11 @@ _DISABLED = """
 import hashlib, numpy as np
 from heistbench.envs.bad_company_v0 import Game
 from heistbench.agents.base import sample_legal
+from heistbench.envs.core.playthrough import playthrough
 print(hashlib.sha256(PLAY(Game(num_players=3), 2)).hexdigest())
+print(hashlib.sha256(playthrough("bad_company_v0", 3).encode()).hexdigest())
 """
+GOLDEN_3P = Path(__file__).parents[1] / "golden" / "bad_company_v0_3p.txt"
 
 
 def _play(game, games: int) -> bytes:
@@ -222,6 +232,8 @@ def _play(game, games: int) -> bytes:
 
 
 def test_the_rules_run_as_plain_python_without_jit():
+    """Two random games, and the 3-player golden game (where a player completes both heists in
+    a turn and takes two: NumPy bools summed in plain Python once made that one)."""
     import inspect
 
     code = inspect.getsource(_play).replace("def _play", "def PLAY") + _DISABLED
@@ -229,7 +241,8 @@ def test_the_rules_run_as_plain_python_without_jit():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.split() == [hashlib.sha256(_play(Game(num_players=3), 2)).hexdigest()]
+    assert out.stdout.split() == [hashlib.sha256(_play(Game(num_players=3), 2)).hexdigest(),
+                                  hashlib.sha256(GOLDEN_3P.read_bytes()).hexdigest()]
 
 
 def test_d_bc_14_cash_loot_pays_for_rerolls():
