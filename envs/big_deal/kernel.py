@@ -74,6 +74,28 @@ def _cap_ok(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 100
 
 
+def _bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+MAX_RAISE = 10 * (R.BID_TENS - 1) + 9  # 59 units: the largest raise of one bid
+
+
+def _increments_ok(v: Any) -> bool:
+    """None, or distinct ints 1..59 (units of $50M) that include 1."""
+    if v is None:
+        return True
+    return (isinstance(v, (tuple, list)) and len(set(v)) == len(v) and 1 in v
+            and all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= MAX_RAISE
+                    for x in v))
+
+
+def raise_bits(increments: tuple[int, ...] | list[int] | None) -> int:
+    """The `raises` config: bit r set when a raise of r units is allowed."""
+    allowed = range(1, MAX_RAISE + 1) if increments is None else increments
+    return sum(1 << int(r) for r in allowed)
+
+
 class BigDealGame(CompiledGame):
     """Big Deal for 2-6 players (see the module docstring of big_deal_v0 for the rules)."""
 
@@ -91,6 +113,39 @@ class BigDealGame(CompiledGame):
                                    check=_cap_ok, allowed="an int 1..100"),
         "bid_cap": Option(3000, "highest per-share offer in a takeover, $M",
                           check=_money_ok, allowed="a multiple of 50 in 500..5000"),
+        "bid_increments": Option(None, "the raises a bid may make, in units of $50M (the spec's "
+                                 "ladder is (1, 2, 3, 4, 6, 8, 12, 20)); None: any multiple of "
+                                 "$50M, as the rulebook says", check=_increments_ok,
+                                 allowed="None or distinct ints 1..59 that include 1"),
+        "takeover_income": Option("translator", "'translator': a takeover's special income "
+                                  "at the end of the turn per branch taken over, if one of the "
+                                  "company is open then (D-BD-17); 'none': no such income",
+                                  ("translator", "none")),
+        "liberal_fresh_sale": Option(True, "shares won this turn sell to the bank any number at "
+                                     "a time, even without the resources to open the company "
+                                     "(D-BD-18); False: without a resource set, all or none",
+                                     check=_bool, allowed="a bool"),
+        "liquidate_assigned": Option(True, "the final sale at $150M includes resources assigned "
+                                     "to branches (D-BD-19); False: only unassigned ones",
+                                     check=_bool, allowed="a bool"),
+        "cash_card_only_takeover": Option(True, "a takeover may be launched with cash cards "
+                                          "alone (D-BD-09); False: it needs a share of the "
+                                          "company in hand", check=_bool, allowed="a bool"),
+        "defender_shares_to": Option("choice", "where a defender who wins puts the won shares: "
+                                     "'choice' (his decision, share by share, D-BD-15), "
+                                     "'company', or 'hand' (while under 5 cards, then the "
+                                     "company)", ("choice", "company", "hand")),
+        "component_set": Option("reconstructed_v1", "the component tables (companies, wheels, "
+                                "deck by player count): see 'Reconstructed data'",
+                                ("reconstructed_v1",)),
+        "shark_public_income_log": Option(False, "append the previous step's public cash "
+                                          "transfers (income, received, paid per player) to "
+                                          "the observation: what a player who keeps count "
+                                          "sees in the Shark variant; changes obs_size",
+                                          check=_bool, allowed="a bool"),
+        "truncation_reward": Option("zero", "rewards of a game truncated by the step bound: "
+                                    "'zero', or 'provisional' (the score margin if the game "
+                                    "ended now)", ("zero", "provisional")),
     }
     STATE_FIELDS = R.STATE_FIELDS
     CONFIG_FIELDS = R.CONFIG_FIELDS
@@ -101,6 +156,10 @@ class BigDealGame(CompiledGame):
     def option_spec(cls) -> dict[str, Option]:
         spec = super().option_spec()
         spec["num_players"] = Option(4, "number of players", choices=cls.player_counts)
+        spec["reward"] = Option("win_loss", "terminal reward: 'win_loss' (winners share +1, the "
+                                "others share -1), 'score' (normalised score margin) or 'rank' "
+                                "((N - 1 - 2 rank) / (N - 1), averaged over ties)",
+                                ("win_loss", "score", "rank"))
         return spec
 
     @classmethod
@@ -112,7 +171,7 @@ class BigDealGame(CompiledGame):
         self.shark = bool(self.options["shark"])
         self.bonus = 2 if self.shark else 1  # units per share on a sale to the bank
         self.in_game = C.in_game(n)
-        self.observation_layout = _observation_layout(n)
+        self.observation_layout = _observation_layout(n, self.options["shark_public_income_log"])
         self.action_layout = _action_layout()
 
     def _configure(self, c: np.void) -> None:
@@ -121,6 +180,26 @@ class BigDealGame(CompiledGame):
         c["rate"] = self.bonus  # the premium rate, $50M or (Shark) $100M
         c["max_main"] = self.options["max_main_actions"]
         c["bid_cap"] = self.options["bid_cap"] // C.UNIT
+        o = self.options
+        c["raises"] = raise_bits(o["bid_increments"])
+        c["takeover_income"] = o["takeover_income"] == "translator"
+        c["liberal_fresh_sale"] = o["liberal_fresh_sale"]
+        c["liquidate_assigned"] = o["liquidate_assigned"]
+        c["cash_card_only"] = o["cash_card_only_takeover"]
+        c["shares_to"] = ("choice", "company", "hand").index(o["defender_shares_to"])
+        c["by_rank"] = self.reward_mode == "rank"
+        c["provisional"] = o["truncation_reward"] == "provisional"
+        c["transfer_log"] = o["shark_public_income_log"]
+
+    def terminal_rewards(self, keys: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """The core's rewards, and `reward="rank"`: (N - 1 - 2 rank) / (N - 1), averaged over
+        the ranks that tied players share (as the compiled `rules.rank_rewards`)."""
+        if self.reward_mode != "rank":
+            return super().terminal_rewards(keys, scores)
+        n = keys.shape[1]
+        better = (keys[:, None, :] > keys[:, :, None]).sum(axis=2)
+        level = (keys[:, None, :] == keys[:, :, None]).sum(axis=2)
+        return ((n - 2 * better - level) / (n - 1)).astype(np.float32)
 
     def default_max_steps(self) -> int:
         return 4000  # 3.8x the longest of 20,000 uniform-random 6-player games (1056)
@@ -383,7 +462,7 @@ class BigDealGame(CompiledGame):
 
 
 # == layouts ======================================================================================
-def _observation_layout(n: int) -> ObservationLayout:
+def _observation_layout(n: int, transfer_log: bool = False) -> ObservationLayout:
     per_player = (
         Field("cash", 1, "cash in $50M units / 400, capped at 1 (0 when hidden)"),
         Field("cash_hidden", 1, "1 if this cash is secret to me (Shark, another player)"),
@@ -434,7 +513,9 @@ def _observation_layout(n: int) -> ObservationLayout:
         Field("my_hand", C.NUM_CO, "my hand shares per company / 7"),
         Field("my_cash_cards", 1, "my cash cards / 12"),
         Field("my_fresh", C.NUM_CO, "my hand shares won in a takeover this turn / 7"),
-    ])
+    ] + ([Field("last_transfers", 3 * n, "the previous step's public cash transfers per "
+                "player, clockwise from me: income / 40, money received / 400, money paid / "
+                "400 (units)")] if transfer_log else []))
 
 
 def _action_layout() -> ActionLayout:
