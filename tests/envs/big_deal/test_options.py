@@ -256,3 +256,21 @@ def test_start_turn_income_reaches_the_log_of_a_crafted_state():
     branch(s, 2, 0, "K", 2)
     start_turn(game, s, 2)
     assert transfers(game, s, 2)[0].tolist() == [u(450), 0, 0]
+
+
+def test_the_env_hands_out_provisional_rewards_at_truncation():
+    from heistbench.envs import big_deal_v0
+
+    env = big_deal_v0.raw_env(num_players=2, max_steps=25, truncation_reward="provisional")
+    env.reset(seed=3)
+    r = np.random.default_rng(0)
+    total = dict.fromkeys(env.agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        total[agent] += reward
+        if term or trunc:
+            assert trunc and not term
+            env.step(None)
+        else:
+            env.step(int(r.choice(np.flatnonzero(obs["action_mask"]))))
+    assert any(v != 0 for v in total.values()) and abs(sum(total.values())) < 1e-5
