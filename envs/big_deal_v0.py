@@ -29,8 +29,9 @@ Rewards
 -------
 Terminal only. `reward="win_loss"` (default): the players with the most final cash share +1
 and the others share -1 (an all-way tie gives 0). `reward="score"`: the final-cash margin
-over the mean of the others, divided by $2000M. Truncation (a safety net that random play
-never reaches) gives 0.
+over the mean of the others, divided by $2000M. `reward="rank"`: (N - 1 - 2 rank) / (N - 1),
+averaged over ties. Truncation (a safety net that random play never reaches) gives 0, or with
+`truncation_reward="provisional"` the score margin of the game as it stands.
 
 Version History
 ---------------

@@ -106,10 +106,20 @@ STATE_FIELDS = (
     ("to_cash0", np.int32, (), "takeover: attacker's cash before the attempt"),
     ("to_place", np.int8, (), "takeover: won shares the defender has still to place"),
     ("prem_first", np.int8, (), "first premium target of the card being played, -1 none"),
+    ("transfers", np.int32, ("N", 3), "public cash transfers since the last decision put to a "
+     "player: income, money received, money paid (units)"),
+    ("last_transfers", np.int32, ("N", 3), "the transfers of the previous step"),
     ("rng_ctr", np.uint64, (), "per-game random-event counter"),
 )
 CONFIG_FIELDS = (("shark", np.bool_), ("bonus", np.int64), ("rate", np.int64),
-                 ("max_main", np.int64), ("bid_cap", np.int64))
+                 ("max_main", np.int64), ("bid_cap", np.int64),
+                 ("raises", np.uint64),  # bit r set: a raise of r units is allowed (1..59)
+                 ("takeover_income", np.bool_), ("liberal_fresh_sale", np.bool_),
+                 ("liquidate_assigned", np.bool_), ("cash_card_only", np.bool_),
+                 ("shares_to", np.int64),  # SHARES_TO_*: where the defender puts won shares
+                 ("transfer_log", np.bool_))
+SHARES_TO_CHOICE, SHARES_TO_COMPANY, SHARES_TO_HAND = np.arange(3)
+IN, RECEIVED, PAID = np.arange(3)  # the columns of `transfers`: income, other gains, payments
 
 # -- tables the compiled code reads (small: numba freezes them into the code) -------------------
 WHITE, GREEN, REQ, PRICE = C.WHITE.copy(), C.GREEN.copy(), C.REQ.copy(), C.PRICE.copy()
@@ -176,12 +186,35 @@ def free_slot(g, p: int) -> int:
 
 
 @jit
+def has_set(g, p: int, co: int) -> bool:
+    """p's unassigned resources hold a full set of co's."""
+    for r in range(NR):
+        if g.res_free[p, r] < REQ[co, r]:
+            return False
+    return True
+
+
+@jit
 def give(g, p: int, card: int) -> None:
     """A card joins p's hand."""
     if card == CASH_CARD:
         g.hand_cash[p] += 1
     else:
         g.hand[p, card] += 1
+
+
+@jit(inline="always")
+def earn(g, p: int, x: int, kind: int) -> None:
+    """p receives x (income or another gain), in view of everyone."""
+    g.cash[p] += x
+    g.transfers[p, kind] += x
+
+
+@jit(inline="always")
+def spend(g, p: int, x: int) -> None:
+    """p pays x, in view of everyone."""
+    g.cash[p] -= x
+    g.transfers[p, PAID] += x
 
 
 @jit
@@ -313,9 +346,20 @@ def resume(g, c) -> None:
         elif d == NONE:
             return
         else:
-            refresh_mask(g, c)
+            n = refresh_mask(g, c)
+            if not (c.auto_forced and n == 1):  # put to a player: the step's transfers are in
+                close_transfers(g)
             return
     raise RuntimeError("big_deal: automatic play did not settle")
+
+
+@jit
+def close_transfers(g) -> None:
+    """The transfers since the last decision put to a player become the previous step's."""
+    for p in range(g.transfers.shape[0]):
+        for k in range(3):
+            g.last_transfers[p, k] = g.transfers[p, k]
+            g.transfers[p, k] = 0
 
 
 @jit
@@ -331,6 +375,7 @@ def finish(g, c) -> None:
     scores(g, sc, c)
     rank_keys(g, keys, c)
     scalar.terminal_rewards(g.rewards, keys, sc, c.reward_kind, c.score_scale)
+    close_transfers(g)
 
 
 # == The Play =====================================================================================
@@ -356,7 +401,7 @@ def turn_start(g, c) -> None:
         g.deck_len += 1
         g.dec = GAME_OVER
         return
-    g.cash[p] += income(g, p)
+    earn(g, p, income(g, p), IN)
     g.current_player = p
     g.dec = MAIN
 
@@ -374,7 +419,7 @@ def main(g, p: int, a: int, c) -> None:
         sell(g, p, a, c)
     elif a < A_SELL_SHARE:
         co = a - A_BUY_SHARE
-        g.cash[p] -= WHITE[co]
+        spend(g, p, WHITE[co])
         g.pool[co] -= 1
         g.hand[p, co] += 1
     elif a < A_FOUND:
@@ -413,8 +458,8 @@ def end_turn(g, c) -> None:
     next player clockwise."""
     p = int(g.turn_owner)
     for co in range(NCO):
-        if g.tk_wins[co] > 0 and owns_branch_of(g, p, co):
-            g.cash[p] += int(g.tk_wins[co]) * GREEN[co]
+        if c.takeover_income and g.tk_wins[co] > 0 and owns_branch_of(g, p, co):
+            earn(g, p, int(g.tk_wins[co]) * GREEN[co], IN)
         g.tk_wins[co] = 0
         g.fresh[co] = 0
     counts = np.zeros(NCO + 1, np.int64)
@@ -442,7 +487,7 @@ def end_turn(g, c) -> None:
 @jit
 def buy_resource(g, p: int, r: int) -> None:
     """At the price of the wheel's next slot."""
-    g.cash[p] -= PRICE[r, int(g.out[r])]
+    spend(g, p, PRICE[r, int(g.out[r])])
     g.out[r] += 1
     g.res_free[p, r] += 1
     g.buys += 1
@@ -456,28 +501,31 @@ def sell(g, p: int, a: int, c) -> None:
     if A_SELL_RES <= a < A_BUY_SHARE:
         r = a - A_SELL_RES
         g.out[r] -= 1
-        g.cash[p] += PRICE[r, int(g.out[r])]
+        earn(g, p, PRICE[r, int(g.out[r])], RECEIVED)
         g.res_free[p, r] -= 1
         g.sells += 1
     elif A_SELL_SHARE <= a < A_FOUND:
         co = a - A_SELL_SHARE
         use_hand_share(g, p, co)
-        g.cash[p] += WHITE[co]
+        earn(g, p, WHITE[co], RECEIVED)
         g.pool[co] += 1
     elif A_SELL_BRANCH <= a < A_TAKEOVER:
         s = a - A_SELL_BRANCH
         co = int(g.br_co[p, s])
         k = int(g.br_sh[p, s])
-        g.cash[p] += k * (WHITE[co] + c.bonus)
+        earn(g, p, k * (WHITE[co] + c.bonus), RECEIVED)
         g.waste[co] += k
         close_branch(g, p, s)
         g.hand[p, co] -= k
     elif A_SELL_FRESH <= a < A_PLACE_COMPANY:
         co = a - A_SELL_FRESH
-        g.hand[p, co] -= 1
-        g.fresh[co] -= 1
-        g.cash[p] += WHITE[co] + c.bonus
-        g.waste[co] += 1
+        k = 1  # any number of them (D-BD-18); strictly, all or none without a resource set
+        if not c.liberal_fresh_sale and not has_set(g, p, co):
+            k = int(g.fresh[co])
+        g.hand[p, co] -= k
+        g.fresh[co] -= k
+        earn(g, p, k * (WHITE[co] + c.bonus), RECEIVED)
+        g.waste[co] += k
 
 
 # -- 3.-6. companies ------------------------------------------------------------------------------
@@ -637,8 +685,8 @@ def pay_takeover(g, c) -> None:
     """The attacker pays and takes the defender's shares, and his own committed ones, into
     his hand, all fresh; the defender keeps the resources; cash cards used are discarded."""
     p, y, s, co = int(g.turn_owner), int(g.to_def), int(g.to_slot), int(g.to_co)
-    g.cash[p] -= g.to_owed
-    g.cash[y] += g.to_owed
+    spend(g, p, int(g.to_owed))
+    earn(g, y, int(g.to_owed), RECEIVED)
     n = int(g.to_n_def) + int(g.to_sh)
     g.hand[p, co] += n
     g.fresh[co] += n
@@ -658,7 +706,7 @@ def forfeit(g, c) -> None:
     p = int(g.turn_owner)
     g.br_sh[int(g.to_def), int(g.to_slot)] += g.to_sh
     g.cash_gone += g.to_cc
-    g.cash[p] -= min(int(g.cash[p]), int(g.to_cash0))
+    spend(g, p, min(int(g.cash[p]), int(g.to_cash0)))
     end_takeover(g)
 
 
@@ -668,9 +716,10 @@ def defender_wins(g, c) -> None:
     pays him its white value; then he places the won shares, one by one."""
     p, y, co = int(g.turn_owner), int(g.to_def), int(g.to_co)
     paid = int(g.to_pd) * (int(g.to_sh) + int(g.to_cc))
-    g.cash[y] -= paid
-    g.cash[p] += paid
-    g.cash[y] += int(g.to_cc) * WHITE[co]
+    spend(g, y, paid)
+    earn(g, p, paid, RECEIVED)
+    if g.to_cc > 0:
+        earn(g, y, int(g.to_cc) * WHITE[co], RECEIVED)
     g.cash_gone += g.to_cc
     g.to_cc = 0
     g.to_place = g.to_sh  # the committed shares are now the defender's to place
@@ -721,22 +770,24 @@ def premium(g, p: int, o: int, c) -> None:
     for r in range(NR):
         n += int(g.res_free[o, r])
     x = min(int(g.cash[o]), n * c.rate)
-    g.cash[o] -= x
-    g.cash[p] += x
+    spend(g, o, x)
+    earn(g, p, x, RECEIVED)
 
 
 # == Game End =====================================================================================
 @jit
-def final_cash(g, p: int) -> int:
-    """Cash after selling every share (hand and branches) and every resource (assigned and
-    unassigned) to the bank at $150M each."""
+def final_cash(g, p: int, c) -> int:
+    """Cash after selling every share (hand and branches) and every resource (assigned, unless
+    `liquidate_assigned` is off, and unassigned) to the bank at $150M each."""
     n = 0
     for co in range(NCO):
         n += int(g.hand[p, co])
     for s in range(NS):
         n += int(g.br_sh[p, s])
     for r in range(NR):
-        n += int(g.res_free[p, r]) + assigned(g, p, r)
+        n += int(g.res_free[p, r])
+        if c.liquidate_assigned:
+            n += assigned(g, p, r)
     return int(g.cash[p]) + C.LIQUIDATION * n
 
 
@@ -744,14 +795,14 @@ def final_cash(g, p: int) -> int:
 def scores(g, out: np.ndarray, c) -> None:
     """Final cash in $M."""
     for p in range(c.num_players):
-        out[p] = final_cash(g, p) * C.UNIT
+        out[p] = final_cash(g, p, c) * C.UNIT
 
 
 @jit
 def rank_keys(g, out: np.ndarray, c) -> None:
     """The most cash wins; the rulebook has no tie-breaker, so level players share."""
     for p in range(c.num_players):
-        out[p] = final_cash(g, p)
+        out[p] = final_cash(g, p, c)
 
 
 # == masks ========================================================================================
@@ -772,13 +823,17 @@ def refresh_mask(g, c) -> int:
     elif d == BID:
         room = bid_limit(g, c) - own_price(g)
         for t in range(BID_TENS):
-            m[A_TENS + t] = 10 * t + (t == 0) <= room
+            for o in range(10):
+                r = 10 * t + o
+                if 1 <= r <= room and raise_allowed(r, c):
+                    m[A_TENS + t] = 1
+                    break
         m[A_DROP] = g.to_bids > 0
     elif d == BID_ONES:
         room = bid_limit(g, c) - own_price(g)
         for o in range(10):
             r = 10 * int(g.to_tens) + o
-            m[A_ONES + o] = 1 <= r <= room
+            m[A_ONES + o] = 1 <= r <= room and raise_allowed(r, c)
     elif d == RAISE_FUNDS:
         sell_mask(g, p, m)
     elif d == PREMIUM_SECOND:
@@ -786,12 +841,19 @@ def refresh_mask(g, c) -> int:
             m[A_PREMIUM + k - 1] = (p + k) % N != g.prem_first
         m[A_PREMIUM_FINISH] = 1
     elif d == PLACE:
-        m[A_PLACE_COMPANY] = 1
-        m[A_PLACE_HAND] = hand_size(g, int(g.to_def)) < HAND_LIMIT
+        room = hand_size(g, int(g.to_def)) < HAND_LIMIT
+        m[A_PLACE_COMPANY] = c.shares_to != SHARES_TO_HAND or not room
+        m[A_PLACE_HAND] = room and c.shares_to != SHARES_TO_COMPANY
     n = 0
     for a in range(NUM_ACTIONS):
         n += m[a]
     return n
+
+
+@jit(inline="always")
+def raise_allowed(r: int, c) -> bool:
+    """A raise of r units is one of the allowed increments (`bid_increments`)."""
+    return (c.raises >> np.uint64(r)) & np.uint64(1) != 0
 
 
 @jit
@@ -835,8 +897,8 @@ def main_mask(g, p: int, m: np.ndarray, c) -> None:
         o = (p + k) % N
         for s in range(NS):
             co = int(g.br_co[o, s])
-            m[A_TAKEOVER + (k - 1) * NS + s] = co >= 0 and (g.hand[p, co] > 0
-                                                           or g.hand_cash[p] > 0)
+            m[A_TAKEOVER + (k - 1) * NS + s] = co >= 0 and (
+                g.hand[p, co] > 0 or (c.cash_card_only and g.hand_cash[p] > 0))
         m[A_PREMIUM + k - 1] = g.hand_cash[p] > 0
 
 
@@ -910,6 +972,12 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     i = put_capped(out, i, g.hand_cash[seat], 1 / 12)
     for co in range(NCO):
         i = put_capped(out, i, g.fresh[co] if seat == g.turn_owner else 0, 1 / 7)
+    if c.transfer_log:
+        for k in range(N):
+            q = (seat + k) % N
+            i = put_capped(out, i, g.last_transfers[q, IN], 1 / 40)
+            i = put_capped(out, i, g.last_transfers[q, RECEIVED], 1 / 400)
+            i = put_capped(out, i, g.last_transfers[q, PAID], 1 / 400)
 
 
 @jit(inline="always")

@@ -14,7 +14,7 @@ from heistbench.envs.big_deal import kernel as K
 from heistbench.envs.big_deal_v0 import Game
 from heistbench.envs.core import rng
 
-from .helpers import CO, blank, branch, play, raise_by, ready, takeover, u
+from .helpers import CO, blank, branch, legal, play, raise_by, ready, takeover, u
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 
@@ -258,3 +258,126 @@ def test_golden_playthrough_shark(n):
         path.write_text(shark_playthrough(n))
         pytest.fail(f"wrote the missing {path}")
     assert shark_playthrough(n) == path.read_text()
+
+
+def attacker_cards(s, b: int = 0) -> tuple[int, ...]:
+    """The turn owner's hand: shares per company, then cash cards."""
+    x = int(s.turn_owner[b])
+    return tuple(s.hand[b, x].tolist()) + (int(s.hand_cash[b, x]),)
+
+
+def test_resample_redeals_the_attackers_hand_while_he_commits():
+    """The attacker's uncommitted cards are as hidden as anyone's: resampling for another seat
+    during a commit redeals them (the committed card stays, sizes are kept) across seeds, and
+    leaves that seat's observation unchanged."""
+    game, s = commit_state()
+    true = attacker_cards(s)
+    hands = set()
+    for seed in range(30):
+        for p in (1, 2, 3):
+            alt = game.resample_hidden(s, p, seed)
+            np.testing.assert_array_equal(game.observe(alt, p), game.observe(s, p))
+            assert alt.to_sh[0] == 1 and int(alt.dec[0]) == K.COMMIT
+            assert sum(attacker_cards(alt)) == sum(true)
+            assert alt.legal_action_mask[0, K.A_COMMIT_DONE]
+            hands.add(attacker_cards(alt))
+    assert len(hands - {true}) >= 10
+    alt = game.resample_hidden(s, 0, 1)  # the attacker knows his own hand
+    assert attacker_cards(alt) == true
+
+
+def test_resample_keeps_a_commit_that_asks_a_choice():
+    """With nothing committed yet and auto_forced, the attacker is asked only because he holds
+    both a share of the company and a cash card: every redeal still holds both."""
+    game, s = blank()
+    s.hand[0, 0, CO["E"]] = 1
+    s.hand_cash[0, 0] = 1
+    s.hand[0, 0, CO["A"]] = 2
+    s.hand[0, 0, CO["B"]] = 1
+    branch(s, 1, 0, "E", 3)
+    s.hand[0, 1, CO["K"]] = 3
+    ready(game, s)
+    play(game, s, takeover(1, 0))
+    assert int(s.dec[0]) == K.COMMIT and s.to_sh[0] + s.to_cc[0] == 0
+    hands = set()
+    for seed in range(40):
+        alt = game.resample_hidden(s, 2, seed)
+        np.testing.assert_array_equal(game.observe(alt, 2), game.observe(s, 2))
+        assert alt.hand[0, 0, CO["E"]] >= 1 and alt.hand_cash[0, 0] >= 1
+        assert sum(attacker_cards(alt)) == 5
+        hands.add(attacker_cards(alt))
+    assert len(hands) >= 5
+
+
+def test_resample_while_realising_assets_keeps_the_debt_payable():
+    """An attacker realising assets holds less than he owes but enough to raise it: his
+    redealt hand (one share, the only asset besides his cash) is always worth the gap."""
+    game, s = blank(auto_forced=False)
+    s.cash[0, 0] = u(300)
+    s.hand[0, 0, CO["C"]] = 1
+    s.hand[0, 0, CO["K"]] = 1
+    branch(s, 1, 0, "C", 2)
+    s.cash[0, 1] = 0
+    ready(game, s)
+    play(game, s, takeover(1, 0), K.A_COMMIT_SHARE, K.A_COMMIT_DONE, *raise_by(150), K.A_DROP)
+    assert int(s.dec[0]) == K.RAISE_FUNDS and s.to_owed[0] == u(500)
+    hands = set()
+    for seed in range(30):
+        for p in (1, 2, 3):
+            alt = game.resample_hidden(s, p, seed)
+            np.testing.assert_array_equal(game.observe(alt, p), game.observe(s, p))
+            cards = attacker_cards(alt)
+            assert sum(cards) == 1 and int(alt.dec[0]) == K.RAISE_FUNDS
+            assert u(300) + (alt.hand[0, 0] * C.WHITE).sum() >= u(500)
+            hands.add(cards)
+    assert len(hands) >= 3
+
+
+def test_shark_resample_redraws_the_others_cash_within_what_is_proven():
+    """Rule decision (Shark cash): the observation shows no history, so the others' cash is
+    hidden from it and redrawn; the observer's own stays, and so does everyone's without the
+    Shark variant. A defender asked to counter can still pay a raise."""
+    for shark in (False, True):
+        game, s = blank(shark=shark)
+        s.hand[0, 0, CO["E"]] = 1
+        branch(s, 1, 0, "E", 3)
+        s.cash[0, 1] = u(1000)
+        ready(game, s)
+        play(game, s, takeover(1, 0), *raise_by(100))  # $250M a share; the defender answers
+        assert int(s.current_player[0]) == 1 and int(s.dec[0]) == K.BID
+        drawn = set()
+        for seed in range(30):
+            for p in (0, 2):
+                alt = game.resample_hidden(s, p, seed)
+                np.testing.assert_array_equal(game.observe(alt, p), game.observe(s, p))
+                assert alt.cash[0, p] == s.cash[0, p]
+                # the defender can raise by $50M over W - $50M for the one card
+                assert alt.cash[0, 1] >= C.WHITE[CO["E"]]
+                assert legal(alt) >= {K.A_TENS, K.A_DROP}
+                drawn.add(tuple(alt.cash[0].tolist()))
+        if shark:
+            assert len(drawn) > 20
+        else:
+            assert drawn == {tuple(s.cash[0].tolist())}
+
+
+def test_shark_resample_of_an_attacker_realising_assets():
+    """In the Shark variant the attacker's secret cash is redrawn below his debt, with his
+    hand able to cover the gap, and his cash before the attempt moves with it."""
+    game, s = blank(shark=True, auto_forced=False)
+    s.cash[0, 0] = u(300)
+    s.hand[0, 0, CO["C"]] = 1
+    s.hand[0, 0, CO["K"]] = 1
+    branch(s, 1, 0, "C", 2)
+    s.cash[0, 1] = 0
+    ready(game, s)
+    play(game, s, takeover(1, 0), K.A_COMMIT_SHARE, K.A_COMMIT_DONE, *raise_by(150), K.A_DROP)
+    seen = set()
+    for seed in range(40):
+        alt = game.resample_hidden(s, 1, seed)
+        np.testing.assert_array_equal(game.observe(alt, 1), game.observe(s, 1))
+        x_cash = int(alt.cash[0, 0])
+        assert x_cash < u(500) <= x_cash + (alt.hand[0, 0] * C.WHITE).sum()
+        assert alt.to_cash0[0] == x_cash  # nothing sold yet in this attempt
+        seen.add(x_cash)
+    assert len(seen) > 3
