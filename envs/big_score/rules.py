@@ -83,6 +83,9 @@ STATE_FIELDS = (
     ("hands", np.int8, ("N", NK), "draft hand each seat holds now"),
     ("picks", np.int8, ("N", NK), "cards drafted this round"),
     ("pick_pending", np.int8, ("N",), "secret pick of the open draft window"),
+    ("pick_log", np.int8, ("N", 8), "kind each seat picked at each pick step of this round "
+     "(-1 none): with the deal, the round's draft (what each seat saw pass through its hands)"),
+    ("deal_ptr", np.int16, (), "crew deck index where this round's deal began"),
     ("ahand", np.int8, ("N", NK), "cards still to assign"),
     ("returned", np.int8, ("N", NK), "public training cards picked up this round"),
     ("assign", np.int8, ("N", 8, NK), "assigned cards per target (jobs, training, trash)"),
@@ -320,6 +323,8 @@ def round_setup(g, c) -> None:
     g.joat_rev[:] = 0
     g.hands[:] = 0
     ptr = int(g.crew_ptr)
+    g.deal_ptr = ptr
+    g.pick_log[:] = -1
     for p in range(n):
         for i in range(h):
             g.hands[p, g.crew_deck[ptr + p * h + i]] += 1
@@ -348,6 +353,7 @@ def on_draft(g, a: int, c) -> None:
         k = g.pick_pending[p]
         g.picks[p, k] += 1
         g.hands[p, k] -= 1
+        g.pick_log[p, g.draft_step] = k
     held = g.hands[:n].copy()
     d = PASS_DIR[g.stage - ROUND1]
     for p in range(n):
