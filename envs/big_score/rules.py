@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
-from ..core.scalar import mark_hot, put
+from ..core.scalar import mark_hot, put, put_capped
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
@@ -1049,8 +1049,8 @@ def observe(g, me: int, out: np.ndarray, c) -> None:
     for target in range(8):
         scale = F6 if target < 6 else F3 if target == TRAINING else F9
         for t in range(NT):
-            i = put(out, i, int(g.assign[me, target, 2 * t]) + int(g.assign[me, target, 2 * t + 1]),
-                    scale)
+            i = put_capped(out, i, int(g.assign[me, target, 2 * t])
+                           + int(g.assign[me, target, 2 * t + 1]), scale)
     for k in range(NK):
         i = put(out, i, g.returned[me, k], F3)
     i = mark_hot(out, i, 2, int(g.rob_pending[me]))
@@ -1077,11 +1077,11 @@ def job_block(job: int, status: int, pile: np.ndarray, contrib: np.ndarray, joat
     i = put(out, i, c.job_cash[job], F5)
     i = mark_hot(out, i, 4, c.job_token[job])
     i = mark_hot(out, i, 5, int(status))
-    for t in range(NT):
-        i = put(out, i, pile[t], F6)
+    for t in range(NT):  # capped: a job may draw more than 6 cards of a type, or from a seat
+        i = put_capped(out, i, pile[t], F6)
     q = me  # relative slots 0..n-1 from me clockwise (no modulo: a division each)
     for r in range(n):
-        out[i + r] = np.float32(contrib[q]) * F6
+        out[i + r] = min(np.float32(contrib[q]) * F6, ONE)
         out[i + SLOTS + r] = np.float32(joat[q]) * F2
         q = q + 1 if q + 1 < n else 0
     return mark_hot(out, i + 2 * SLOTS, 6, int(inside))
