@@ -24,6 +24,9 @@ Version History:
   cleans up and deals the next round used to leave no trace of that round's reveals.
   `resample_hidden` re-deals the opponents' face-down assignment piles of the current round
   too (v0 kept their true contents: a search agent saw the assignments before the reveal).
+  A job's pile per type, each seat's cards on it and my own assigned cards per type are capped
+  at 1 once scaled (a job may draw more than 6 cards of a type): the observation stays in
+  its Box; the default game's play is unchanged.
 """
 
 from __future__ import annotations

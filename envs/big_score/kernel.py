@@ -227,14 +227,13 @@ class BigScoreGame(CompiledGame):
 
         Kept: all public state (the jobs, every revealed card, how many cards each player
         holds, has drafted and has still to assign, the Training piles, the bag's contents),
-        the player's own cards and choices. Redrawn from one pool (the unseen crew cards):
-        the crew deck order, the opponents' draft hands, picks, earlier face-down discards and
-        this round's unrevealed cards (still to assign, or face down on a job, on Training or
-        unassigned), which are then re-placed as the rules allow; the order of the unseen
-        jobs; the opponents' pending secret choices; the future bag draws (a fresh key).
-        The Training cards an opponent picked up this round are public and stay his.
-        Approximation (README): the redeal does not condition on the draft hands the player
-        saw pass through his hands earlier in the round."""
+        the player's own cards and choices, and what he saw of this round's draft: every hand
+        that passed through his hands is where the draft took it (README › Determinization).
+        Redrawn: the crew cards he has not seen (the deck order, the opponents' earlier
+        face-down discards, the parts of this round's hands he never held, and which opponent
+        took which of the cards he passed on), where the opponents' cards of this round lie
+        face down (re-placed as the rules allow), the order of the unseen jobs, the
+        opponents' pending secret choices, the future bag draws (a fresh key)."""
         out = state.copy()
         B = out.batch_size
         seats = np.broadcast_to(np.asarray(player, dtype=np.int64), (B,))
@@ -249,14 +248,147 @@ class BigScoreGame(CompiledGame):
         return self.refresh_masks(out)
 
     def _redeal(self, s: BigScoreState, b: int, me: int, r: np.random.Generator) -> None:
-        """`resample_hidden` for game b."""
+        """`resample_hidden` for game b: the crew cards (this round's draft replayed where it
+        is known, else one pool), the unseen jobs, the pending secret choices."""
+        if not (s.phase[b] in (DRAFT, ASSIGN) and self._redraft(s, b, me, r)):
+            self._redeal_pool(s, b, me, r)
+        jp = int(s.job_ptr[b])
+        s.job_deck[b, jp:] = r.permutation(s.job_deck[b, jp:])
+        phase = int(s.phase[b])
+        for q in range(self.num_players):
+            if q == me or not s.committed[b, q]:
+                continue
+            if phase == DRAFT:
+                s.pick_pending[b, q] = r.choice(np.flatnonzero(s.hands[b, q]))
+            elif phase == JOAT:
+                s.joat_pending[b, q] = r.integers(0, s.joat[b, q] + 1)
+            elif phase == ROB_FLEE:
+                s.rob_pending[b, q] = r.integers(0, 2) if s.bag[b].sum() else 1
+            elif phase == BOSS_OPTION:
+                s.boss_choice[b, q] = r.integers(0, 2)
+
+    # -- the draft of this round, replayed as the player saw it ----------------------------------
+    def _packets(self, s: BigScoreState, b: int) -> tuple[np.ndarray, int, int] | None:
+        """This round's draft as the rules played it: `content[k, t]` [n, h, 12] is the hand
+        dealt to seat k as it stood at pick step t (before that step's pick), for every step
+        whose hands were held (t <= last); with the pass direction and `last`. None if the
+        state did not come from a dealt round (a crafted position)."""
+        n, h = self.num_players, self.hand_size
+        stage = int(s.stage[b])
+        if not ROUND1 <= stage <= ROUND3:
+            return None
+        d = C.PASS_DIR[stage - ROUND1]
+        last = int(s.draft_step[b]) if s.phase[b] == DRAFT else h - 1
+        start = int(s.deal_ptr[b])
+        deal = s.crew_deck[b, start:start + n * h].astype(np.int64).reshape(n, h)
+        content = np.zeros((n, h, 12), np.int64)
+        for k in range(n):
+            content[k, 0] = np.bincount(deal[k], minlength=12)
+            for t in range(1, last + 1):
+                kind = int(s.pick_log[b, (k + d * (t - 1)) % n, t - 1])
+                if kind < 0 or content[k, t - 1, kind] == 0:
+                    return None
+                content[k, t] = content[k, t - 1]
+                content[k, t, kind] -= 1
+        took = self._taken(s.pick_log[b, :n].astype(np.int64), content[:, last], d, last)
+        for k in range(n):
+            q = (k + d * last) % n
+            if s.phase[b] == DRAFT:
+                if (s.hands[b, q] != content[k, last]).any() or (s.picks[b, q] != took[q]).any():
+                    return None
+            elif (s.ahand[b, q] + s.assign[b, q].sum(axis=0)
+                  != took[q] + s.returned[b, q]).any():
+                return None
+        return content, d, last
+
+    def _taken(self, log: np.ndarray, held: np.ndarray, d: int, last: int) -> np.ndarray:
+        """[n, 12]: the cards each seat has drafted by step `last`, from the picks `log` and
+        the hands `held` [n, 12] as they stand at `last` (the draft over: the last card of
+        each, kept automatically)."""
+        n, h = held.shape[0], self.hand_size
+        took = np.zeros((n, 12), np.int64)
+        for q in range(n):
+            for t in range(last):
+                took[q, log[q, t]] += 1
+        if last == h - 1:
+            for k in range(n):
+                took[(k + d * last) % n] += held[k]
+        return took
+
+    def _redraft(self, s: BigScoreState, b: int, me: int, r: np.random.Generator) -> bool:
+        """Replay this round's draft in a world `me` cannot tell from the true one: every hand
+        he held holds what it held; a hand before he first held it lost cards drawn from the
+        unseen ones; the cards he passed on leave it one per step to the seats it passes, in a
+        random order (up to the next time he holds it again, which fixes the set); a hand he
+        never held is drawn whole from the unseen cards. Each opponent's picks are uniformly
+        random among the cards so placed. False if there is no draft to replay."""
+        found = self._packets(s, b)
+        if found is None:
+            return False
+        content, d, last = found
+        n, h = self.num_players, self.hand_size
+        holder = lambda k, t: (k + d * t) % n  # noqa: E731
+        sights = [[t for t in range(last + 1) if holder(k, t) == me] for k in range(n)]
+        known = sum(content[k, ks[0]] for k, ks in enumerate(sights) if ks)
+        opp = [q for q in range(n) if q != me]
+        pool = (np.bincount(s.crew_deck[b, s.crew_ptr[b]:].astype(np.int64), minlength=12)
+                + s.trash[b, opp].sum(axis=0) + content[:, 0].sum(axis=0) - known)
+        cards = r.permutation(np.repeat(np.arange(12), pool))
+        pos = 0
+        log = s.pick_log[b, :n].astype(np.int64)
+        start = int(s.deal_ptr[b])
+        now = np.zeros((n, 12), np.int64)
+        for k in range(n):
+            first = sights[k][0] if sights[k] else last + 1
+            early = cards[pos:pos + (first if sights[k] else h)]  # before he first held it
+            pos += early.size
+            hand = (content[k, first].copy() if sights[k]
+                    else np.zeros(12, np.int64)) + np.bincount(early, minlength=12)
+            s.crew_deck[b, start + k * h:start + (k + 1) * h] = r.permutation(
+                np.repeat(np.arange(12), hand))
+            for t in range(last):
+                q = holder(k, t)
+                if q == me:
+                    kind = int(log[me, t])
+                elif t < first:
+                    kind = int(early[t])
+                else:
+                    later = [u for u in sights[k] if u > t]
+                    left = hand - content[k, later[0]] if later else hand
+                    kind = int(r.choice(12, p=left / left.sum()))
+                log[q, t] = kind
+                hand[kind] -= 1
+            now[k] = hand
+        s.pick_log[b, :n] = log
+        for q in opp:
+            s.trash[b, q] = np.bincount(cards[pos:pos + s.trash[b, q].sum()], minlength=12)
+            pos += int(s.trash[b, q].sum())
+        s.crew_deck[b, s.crew_ptr[b]:] = cards[pos:]
+        took = self._taken(log, now, d, last)
+        for k in range(n):
+            q = holder(k, last)
+            if q == me:
+                continue
+            if s.phase[b] == DRAFT:
+                s.hands[b, q], s.picks[b, q] = now[k], took[q]
+        if s.phase[b] == ASSIGN:
+            for q in opp:
+                self._replace_round(s, b, q, took[q] + s.returned[b, q], r)
+        return True
+
+    # -- otherwise: one pool of the unseen cards ---------------------------------------------
+    def _redeal_pool(self, s: BigScoreState, b: int, me: int, r: np.random.Generator) -> None:
+        """The crew cards outside a draft to replay (a JoAT window, Act II, a crafted
+        position): one pool of the deck, the opponents' draft hands, picks, earlier face-down
+        discards and this round's unrevealed cards, dealt back in the same numbers. A
+        consistent superset (README › Determinization): it does not condition on the draft
+        hands `me` saw."""
         opp = [q for q in range(self.num_players) if q != me]
         pool = np.bincount(s.crew_deck[b, s.crew_ptr[b]:].astype(np.int64), minlength=12)
         fixed, sizes = {}, {}
         for q in opp:
-            # this round's unrevealed cards: the returned Training cards among them are public
             mine = s.ahand[b, q].astype(np.int64) + s.assign[b, q].sum(axis=0)
-            fixed[q] = np.minimum(mine, s.returned[b, q])
+            fixed[q] = self._returned_unrevealed(s, b, q)
             parts = {"hands": s.hands[b, q], "picks": s.picks[b, q], "trash": s.trash[b, q],
                      "round": mine - fixed[q]}
             sizes[q] = {k: int(v.sum()) for k, v in parts.items()}
@@ -273,20 +405,19 @@ class BigScoreGame(CompiledGame):
                 dealt["trash"]
             self._replace_round(s, b, q, fixed[q] + dealt["round"], r)
         s.crew_deck[b, s.crew_ptr[b]:] = cards[pos:]
-        jp = int(s.job_ptr[b])
-        s.job_deck[b, jp:] = r.permutation(s.job_deck[b, jp:])
-        phase = int(s.phase[b])
-        for q in opp:
-            if not s.committed[b, q]:
-                continue
-            if phase == DRAFT:
-                s.pick_pending[b, q] = r.choice(np.flatnonzero(s.hands[b, q]))
-            elif phase == JOAT:
-                s.joat_pending[b, q] = r.integers(0, s.joat[b, q] + 1)
-            elif phase == ROB_FLEE:
-                s.rob_pending[b, q] = r.integers(0, 2) if s.bag[b].sum() else 1
-            elif phase == BOSS_OPTION:
-                s.boss_choice[b, q] = r.integers(0, 2)
+
+    def _returned_unrevealed(self, s: BigScoreState, b: int, q: int) -> np.ndarray:
+        """[12]: the Training cards q picked up this round (public) that are surely still face
+        down or in his hand: all but as many of their type as he may have revealed on this
+        round's jobs (his count there, at most the pile's cards of that type). From public
+        facts only: how many he truly still holds is his secret."""
+        back = s.returned[b, q].astype(np.int64)
+        if not back.any():
+            return back
+        shown = np.zeros(6, np.int64)
+        for p in np.flatnonzero(s.contrib[b, q]):
+            shown += np.minimum(int(s.contrib[b, q, p]), s.pile[b, p].astype(np.int64))
+        return np.maximum(back - shown[C.KIND_TYPE], 0)
 
     def _replace_round(self, s: BigScoreState, b: int, q: int, cards: np.ndarray,
                        r: np.random.Generator) -> None:
@@ -328,8 +459,8 @@ JOB_FIELDS = (  # one job position (rules.job_block)
     Field("cash", 1, "cash reward ($10K)", 5),
     H("token", 4, "reward token: Artifact, Diamond, Hard Drive, none"),
     H("status", 5, "empty, open, success (paid), failed, unattempted"),
-    Field("pile", 6, "revealed pile per crew type (with the Inside Man card)", 6),
-    Field("contrib", SLOTS, "cards revealed per relative seat", 6),
+    Field("pile", 6, "revealed pile per crew type (with the Inside Man card; capped at 1)", 6),
+    Field("contrib", SLOTS, "cards revealed per relative seat (capped at 1)", 6),
     Field("joat", SLOTS, "JoAT tokens revealed per relative seat", 2),
     H("inside_man", 6, "crew type of the Inside Man card"),
 )
@@ -387,9 +518,9 @@ def build_observation_layout() -> ObservationLayout:
         F("me.hand", 12, "my hand per kind (draft hand held, or cards still to assign)", 9),
         F("me.picks", 12, "my picks this round per kind", 9),
         H("me.pending_pick", 12, "kind I picked in the open draft window"),
-        F("me.assign_job", 36, "my cards assigned [position x crew type]", 6),
+        F("me.assign_job", 36, "my cards assigned [position x crew type] (capped at 1)", 6),
         F("me.assign_training", 6, "my Training pile this round per type", 3),
-        F("me.assign_unassigned", 6, "my Unassigned pile per type", 9),
+        F("me.assign_unassigned", 6, "my Unassigned pile per type (capped at 1)", 9),
         F("me.returned", 12, "training cards that came back to my hand this round", 3),
         H("me.pending_rob_flee", 2, "my secret choice this round: rob, flee"),
         H("me.pending_joat", 3, "my secret JoAT choice: 0, 1, 2"),

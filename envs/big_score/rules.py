@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
-from ..core.scalar import mark_hot, put
+from ..core.scalar import mark_hot, put, put_capped
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
@@ -83,6 +83,9 @@ STATE_FIELDS = (
     ("hands", np.int8, ("N", NK), "draft hand each seat holds now"),
     ("picks", np.int8, ("N", NK), "cards drafted this round"),
     ("pick_pending", np.int8, ("N",), "secret pick of the open draft window"),
+    ("pick_log", np.int8, ("N", 8), "kind each seat picked at each pick step of this round "
+     "(-1 none): with the deal, the round's draft (what each seat saw pass through its hands)"),
+    ("deal_ptr", np.int16, (), "crew deck index where this round's deal began"),
     ("ahand", np.int8, ("N", NK), "cards still to assign"),
     ("returned", np.int8, ("N", NK), "public training cards picked up this round"),
     ("assign", np.int8, ("N", 8, NK), "assigned cards per target (jobs, training, trash)"),
@@ -320,6 +323,8 @@ def round_setup(g, c) -> None:
     g.joat_rev[:] = 0
     g.hands[:] = 0
     ptr = int(g.crew_ptr)
+    g.deal_ptr = ptr
+    g.pick_log[:] = -1
     for p in range(n):
         for i in range(h):
             g.hands[p, g.crew_deck[ptr + p * h + i]] += 1
@@ -348,6 +353,7 @@ def on_draft(g, a: int, c) -> None:
         k = g.pick_pending[p]
         g.picks[p, k] += 1
         g.hands[p, k] -= 1
+        g.pick_log[p, g.draft_step] = k
     held = g.hands[:n].copy()
     d = PASS_DIR[g.stage - ROUND1]
     for p in range(n):
@@ -1043,8 +1049,8 @@ def observe(g, me: int, out: np.ndarray, c) -> None:
     for target in range(8):
         scale = F6 if target < 6 else F3 if target == TRAINING else F9
         for t in range(NT):
-            i = put(out, i, int(g.assign[me, target, 2 * t]) + int(g.assign[me, target, 2 * t + 1]),
-                    scale)
+            i = put_capped(out, i, int(g.assign[me, target, 2 * t])
+                           + int(g.assign[me, target, 2 * t + 1]), scale)
     for k in range(NK):
         i = put(out, i, g.returned[me, k], F3)
     i = mark_hot(out, i, 2, int(g.rob_pending[me]))
@@ -1071,11 +1077,11 @@ def job_block(job: int, status: int, pile: np.ndarray, contrib: np.ndarray, joat
     i = put(out, i, c.job_cash[job], F5)
     i = mark_hot(out, i, 4, c.job_token[job])
     i = mark_hot(out, i, 5, int(status))
-    for t in range(NT):
-        i = put(out, i, pile[t], F6)
+    for t in range(NT):  # capped: a job may draw more than 6 cards of a type, or from a seat
+        i = put_capped(out, i, pile[t], F6)
     q = me  # relative slots 0..n-1 from me clockwise (no modulo: a division each)
     for r in range(n):
-        out[i + r] = np.float32(contrib[q]) * F6
+        out[i + r] = min(np.float32(contrib[q]) * F6, ONE)
         out[i + SLOTS + r] = np.float32(joat[q]) * F2
         q = q + 1 if q + 1 < n else 0
     return mark_hot(out, i + 2 * SLOTS, 6, int(inside))

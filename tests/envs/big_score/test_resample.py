@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from big_score_helpers import FLEE, ROB, T20, T30, Table, take
+from big_score_helpers import FLEE, ROB, T20, T30, TRASH, Table, job, take
 from heistbench.envs.big_score import components as C
 from heistbench.envs.big_score import kernel as K
 from heistbench.envs.big_score_v1 import Game
@@ -141,3 +141,127 @@ def test_the_ability_decisions():
         alt = t.game.resample_hidden(s, 1, 3)
         assert alt.stacked_len[0] == 0  # the stacked bag was the scenario's, not knowledge
         t.play(alt, (int(alt.current_player[0]), int(np.flatnonzero(alt.legal_action_mask[0])[0])))
+
+
+# -- what the player saw of this round's draft ----------------------------------------------------
+def draft_states(n: int, games: int = 24, every: int = 3):
+    """Random games with, at every pick step, each seat's true hand, and states taken during
+    the draft and the assignment: [(state, hands seen {(game, stage, step): [N, 12]})]."""
+    game = Game(num_players=n, auto_forced=False)
+    s = game.init(np.arange(games) + 7 * n)
+    rng = np.random.default_rng(n)
+    seen: dict[tuple[int, int, int], np.ndarray] = {}
+    taken, t = [], 0
+    while not s.done.all():
+        for b in np.flatnonzero(s.phase == K.DRAFT):
+            seen[(b, int(s.stage[b]), int(s.draft_step[b]))] = s.hands[b].astype(int).copy()
+        rows = np.flatnonzero(np.isin(s.phase, (K.DRAFT, K.ASSIGN)) & ~s.done)
+        if t % every == 0 and rows.size:
+            taken.append((rows, s[rows]))
+        t += 1
+        mask = s.legal_action_mask
+        game.step(s, np.argmax(np.where(mask, rng.random(mask.shape), -1), axis=1))
+    return game, taken, seen
+
+
+def replay_draft(s: K.BigScoreState, b: int, h: int) -> tuple[list[np.ndarray], np.ndarray]:
+    """The draft of game b's round as its state records it (the deal, then the picks): the
+    hands [N, 12] at each pick step so far, and what each seat has drafted."""
+    n = s.num_players
+    d = C.PASS_DIR[int(s.stage[b]) - K.ROUND1]
+    start = int(s.deal_ptr[b])
+    hands = np.stack([np.bincount(s.crew_deck[b, start + q * h:start + (q + 1) * h],
+                                  minlength=12) for q in range(n)])
+    steps = int(s.draft_step[b]) if s.phase[b] == K.DRAFT else h - 1
+    out, took = [hands], np.zeros((n, 12), int)
+    for t in range(steps):
+        held = hands.copy()
+        for q in range(n):
+            k = int(s.pick_log[b, q, t])
+            assert k >= 0 and held[q, k] > 0, "a pick the hand did not hold"
+            held[q, k] -= 1
+            took[q, k] += 1
+        hands = np.stack([held[(q - d) % n] for q in range(n)])
+        out.append(hands)
+    if s.phase[b] == K.ASSIGN:
+        took += hands  # the last card
+    return out, took
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_the_draft_the_player_saw_is_never_contradicted(n):
+    """A resampled world is a draft that really happened as far as p saw it: every hand p held
+    is the one he held, the cards he passed on lie with the seats that hand went to (their
+    picks and the hand they hold now, or their cards to assign), each opponent's cards are
+    what that draft gave him; and p's observation is unchanged. Yet the opponents' cards
+    are redrawn where p has not seen them."""
+    game, taken, seen = draft_states(n)
+    h = game.hand_size
+    checked = changed = 0
+    for rows, s in taken:
+        for p in range(n):
+            alt = game.resample_hidden(s, p, rows * 31 + p)
+            np.testing.assert_array_equal(game.observe(alt, p), game.observe(s, p))
+            for i, b in enumerate(rows):
+                stage = int(s.stage[i])
+                d = C.PASS_DIR[stage - K.ROUND1]
+                hands, took = replay_draft(alt, i, h)
+                for t, held in enumerate(hands):
+                    if (b, stage, t) in seen:  # every hand p held, as he held it
+                        np.testing.assert_array_equal(held[p], seen[(b, stage, t)][p])
+                drafting = s.phase[i] == K.DRAFT
+                if drafting:
+                    np.testing.assert_array_equal(hands[-1], alt.hands[i])
+                    np.testing.assert_array_equal(took, alt.picks[i])
+                    now, have = len(hands) - 1, alt.picks[i].astype(int)
+                else:
+                    now = h - 1
+                    have = alt.ahand[i] + alt.assign[i].sum(axis=1) - alt.returned[i]
+                    np.testing.assert_array_equal(took, have)
+                for t in range(now):
+                    if (b, stage, t + 1) not in seen:
+                        continue
+                    passed = seen[(b, stage, t + 1)][(p + d) % n]  # what p passed at step t
+                    path = [(p + d * j) % n for j in range(1, now - t + 1)]
+                    where = have[path].sum(axis=0) - (have[path[-1]] if drafting else 0)
+                    if drafting:
+                        where = where + alt.hands[i, path[-1]]
+                    assert (passed <= where).all(), "a card p passed is where it cannot be"
+                opp = np.arange(n) != p
+                now_cards = (alt.hands[i] + alt.picks[i] + alt.ahand[i]
+                             + alt.assign[i].sum(axis=1))[opp]
+                true_cards = (s.hands[i] + s.picks[i] + s.ahand[i] + s.assign[i].sum(axis=1))[opp]
+                changed += int((now_cards != true_cards).any() or
+                               (alt.assign[i][opp] != s.assign[i][opp]).any())
+                checked += 1
+    assert checked > 100
+    assert changed > checked // 4, f"only {changed} of {checked} resamples moved a hidden card"
+
+
+def test_a_returned_training_card_is_kept_by_public_facts_only():
+    """Two JoAT windows that seat 0 cannot tell apart: seat 1 sent the Expert Driver he took
+    back from Training to job 1 and a Driver to job 2, or the other way round (seat 2 the
+    opposite, so the same kinds are revealed). Seat 0's resamples of the two are the same;
+    they used to keep the returned card face down with seat 1 exactly when it truly was."""
+    DR, DRx, CM = 2, 3, 0
+    states = []
+    for first in (DRx, DR):  # the card seat 1 sends to job 1 (Pawn Shop: DR, GR, MU)
+        t = Table(3)
+        s = t.act1([1, 2, 0, 3, 5, 7], {0: [CM], 1: [DR, DRx], 2: [DR, DRx]},
+                   returned={1: [DRx]})
+        to = {DR: job(2) if first == DRx else job(1), DRx: job(1) if first == DRx else job(2)}
+        other = {DR: to[DRx], DRx: to[DR]}
+        t.assign_all(s, {0: [TRASH], 1: [to[DR], to[DRx]], 2: [other[DR], other[DRx]]})
+        assert s.phase[0] == K.JOAT and s.cur_job[0] == 0
+        states.append((t.game, s))
+    (game, a), (_, b) = states
+    np.testing.assert_array_equal(game.observe(a, 0), game.observe(b, 0))
+    assert (a.assign[0, 1, 1] == [0, 0, 1, 0] + [0] * 8).all()  # truly face down: a Driver
+    assert (b.assign[0, 1, 1] == [0, 0, 0, 1] + [0] * 8).all()  # truly face down: the Expert
+    kept = 0
+    for seed in range(40):
+        alt_a, alt_b = game.resample_hidden(a, 0, seed), game.resample_hidden(b, 0, seed)
+        for name in ("ahand", "assign", "hands", "picks", "trash", "crew_deck"):
+            np.testing.assert_array_equal(getattr(alt_a, name), getattr(alt_b, name), name)
+        kept += int(alt_a.assign[0, 1, 1, DRx])
+    assert 0 < kept < 40  # the returned Expert Driver is sometimes face down with seat 1

@@ -406,3 +406,19 @@ def test_window_order_is_clockwise_from_the_first_seat(n):
         want = [(first + j) % n for j in range(n) if not flee[(first + j) % n]]
         assert s.queue[0].tolist() == want + [-1] * (n - len(want))
         assert s.qlen[0] == len(want) and s.current_player[0] == first
+
+
+def test_counts_past_their_scale_are_capped_in_the_box():
+    """A job may draw more cards of one type, and from one seat, than its columns' scale (6):
+    the observation stays in its Box [0, 1]."""
+    GU = 6
+    t = Table(3)
+    s = t.act1([0, 1, 2, 3, 4, 5], {0: [GU] * 7, 1: [CM], 2: [CM]})
+    t.assign_all(s, {0: [job(1)] * 7, 1: [TRASH], 2: [TRASH]})  # the Apartment: CM, GU, MU
+    assert s.last_pile[0, 0, 3] == 7 or s.pile[0, 0, 3] == 7
+    for seat in range(3):
+        obs = t.game.observe(s, seat)
+        assert (obs >= 0).all() and (obs <= 1).all()
+    f = t.obs(s, 1)
+    block = "last_job.pile" if s.last_pile[0, 0, 3] == 7 else "job.pile"
+    assert f[block][0, 3] == 1.0
