@@ -77,19 +77,19 @@ def first_illegal(states, actions, where, c):
 
 @njit(cache=True, inline="always")
 def play_one(g, i, mode, actions, keys, where, c):
-    """Game i of a batch: set up (INIT), one decision (STEP), or automatic play (RESUME)."""
+    """Game i of a batch: set up (INIT), one decision (STEP), or automatic play (RESUME).
+    Straight-line code, no early return: it is also the body of a parallel loop."""
     if mode == STEP:
         g.rewards[:] = 0
     if mode == INIT:
         g.key = keys[i]
         setup(g, c)  # noqa: F821  (injected)
-    elif not is_live(g, where, i):
-        return
-    elif mode == STEP:
-        apply(g, actions[i], c)  # noqa: F821
-        g.steps += 1
-    resume(g, c)  # noqa: F821
-    settle(g, c)
+    if mode == INIT or is_live(g, where, i):
+        if mode == STEP:
+            apply(g, actions[i], c)  # noqa: F821
+            g.steps += 1
+        resume(g, c)  # noqa: F821
+        settle(g, c)
 
 
 @njit(cache=True, inline="always")
