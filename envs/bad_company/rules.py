@@ -432,26 +432,12 @@ def resume(g, c) -> None:
             end_check(g, c)
         elif d == GAME_OVER:
             if not g.terminated:
-                finish(g, c)
+                scalar.game_over(g)
             return
         else:
             refresh_mask(g, c)
             return
     raise RuntimeError("bad_company: automatic play did not settle")
-
-
-@jit
-def finish(g, c) -> None:
-    """The game is over: the final tally decides the rewards."""
-    g.terminated = 1
-    g.current_player = -1
-    g.legal_action_mask[:] = 0
-    N = c.num_players
-    keys = np.zeros(N, np.int64)
-    sc = np.zeros(N, np.int64)
-    rank_keys(g, keys, c)
-    scores(g, sc, c)
-    scalar.terminal_rewards(g.rewards, keys, sc, c.reward_kind, c.score_scale)
 
 
 @jit

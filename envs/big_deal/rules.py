@@ -366,15 +366,7 @@ def close_transfers(g) -> None:
 def finish(g, c) -> None:
     """The last Game Over card is exposed: the final tally (the liquidation) decides."""
     g.dec = NONE
-    g.terminated = 1
-    g.current_player = -1
-    g.legal_action_mask[:] = 0
-    N = c.num_players
-    keys = np.zeros(N, np.int64)
-    sc = np.zeros(N, np.int64)
-    scores(g, sc, c)
-    rank_keys(g, keys, c)
-    scalar.terminal_rewards(g.rewards, keys, sc, c.reward_kind, c.score_scale)
+    scalar.game_over(g)
     close_transfers(g)
 
 

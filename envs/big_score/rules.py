@@ -827,15 +827,7 @@ def game_end(g, c) -> None:
     g.stage = OVER
     g.phase = NONE
     g.committed[:] = 0
-    g.terminated = 1
-    g.current_player = -1
-    g.legal_action_mask[:] = 0
-    n = c.num_players
-    keys = np.zeros(n, np.int64)
-    sc = np.zeros(n, np.int64)
-    rank_keys(g, keys, c)
-    scores(g, sc, c)
-    scalar.terminal_rewards(g.rewards, keys, sc, c.reward_kind, c.score_scale)
+    scalar.game_over(g)
 
 
 # == the step ======================================================================================

@@ -13,7 +13,8 @@ config record `c`:
     rank_keys(g, out, c)     int64 per player, higher ranks better, equal = tied
 
 The drivers add what every game shares: validation before anything changes, forced
-single-option decisions (`auto_forced`), the step bound (and, where a game asks for it, the
+single-option decisions (`auto_forced`), the rewards of a finished game's tally (the rules
+end a game with `scalar.game_over`), the step bound (and, where a game asks for it, the
 rewards of a truncated game's tally so far), and a threaded variant of each loop.
 """
 
@@ -24,7 +25,8 @@ from numba import njit, prange
 
 @njit(cache=True, inline="always")
 def settle(g, c):
-    """Play forced single-option decisions (with auto_forced), then apply the step bound."""
+    """Play forced single-option decisions (with auto_forced), then apply the step bound; a
+    game that ended by the rules in this call gets the rewards of its final tally."""
     if c.auto_forced:
         for _ in range(c.max_steps):
             if g.terminated:
@@ -34,18 +36,20 @@ def settle(g, c):
                 break
             apply(g, a, c)  # noqa: F821  (injected)
             resume(g, c)  # noqa: F821
-    if not g.terminated and not g.truncated and g.steps >= c.max_steps:
+    if g.terminated:
+        tally_rewards(g, c)
+    elif not g.truncated and g.steps >= c.max_steps:
         g.truncated = 1
         g.current_player = -1
         g.legal_action_mask[:] = 0
-        if c.truncation_scored:
-            truncation_rewards(g, c)
+        if c.truncation_scored:  # a game's option truncation_reward="provisional"
+            tally_rewards(g, c)
 
 
 @njit(cache=True)
-def truncation_rewards(g, c):
-    """A truncated game's rewards from its tally so far, as if it ended now (the game's option
-    `truncation_reward="provisional"`)."""
+def tally_rewards(g, c):
+    """The rewards of the game's tally now: its end, or a truncated game's as if it ended
+    now."""
     keys = np.zeros(c.num_players, np.int64)
     sc = np.zeros(c.num_players, np.int64)
     rank_keys(g, keys, c)  # noqa: F821  (injected)

@@ -96,6 +96,15 @@ def single_legal(mask: np.ndarray) -> int:
     return found
 
 
+@jit(inline="always")
+def game_over(g) -> None:
+    """The game is over by the rules: nobody is to act. The drivers then hand out the rewards
+    of the final tally (`drivers.tally_rewards`)."""
+    g.terminated = 1
+    g.current_player = -1
+    g.legal_action_mask[:] = 0
+
+
 @jit
 def terminal_rewards(rewards: np.ndarray, keys: np.ndarray, scores: np.ndarray,
                      kind: int, scale: float) -> None:

@@ -285,15 +285,7 @@ def end_game(g, c) -> None:
 def finish(g, c) -> None:
     """The game is over: the final tally decides the rewards."""
     g.dec = NONE
-    g.terminated = 1
-    g.current_player = -1
-    g.legal_action_mask[:] = 0
-    N = c.num_players
-    keys = np.zeros(N, np.int64)
-    sc = np.zeros(N, np.int64)
-    rank_keys(g, keys, c)
-    scores(g, sc, c)
-    scalar.terminal_rewards(g.rewards, keys, sc, c.reward_kind, c.score_scale)
+    scalar.game_over(g)
 
 
 @jit(inline="always")
