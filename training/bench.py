@@ -275,24 +275,21 @@ def bench_aec(name: str, players: int, seconds: float = 2.0, seed: int = 0,
     floor = standard_wrappers(NullEnv(players, env.observation_space(agent),
                                       env.action_space(agent), length))
     aec_loop(env, 1e-3, seed, now)  # one whole game: loads and warms the drivers
-    totals = {"floor": [0, 0, 0.0, []], "aec": [0, 0, 0.0, []]}
-    ratios = []
+    runs = {"floor": [], "aec": []}  # each slice's (steps, games, elapsed, lengths)
     for k in range(slices):
-        rates = {}
         for mode, e in (("floor", floor), ("aec", env)):
-            steps, games, elapsed, lengths = aec_loop(e, seconds / slices, seed + k, now)
-            t = totals[mode]
-            t[0], t[1], t[2] = t[0] + steps, t[1] + games, t[2] + elapsed
-            t[3] += lengths
-            rates[mode] = steps / elapsed
-        ratios.append(rates["aec"] / rates["floor"])
-    out = []
-    for mode, (steps, games, elapsed, lengths) in totals.items():
-        out.append(BenchResult(name, players, mode, 1, steps / elapsed, games / elapsed,
-                               float(np.mean(lengths)), float("nan")))
-    out[1].floor_ratios = ratios
-    out[1].of_floor = float(np.median(ratios))
-    return out[0], out[1]
+            runs[mode].append(aec_loop(e, seconds / slices, seed + k, now))
+
+    def result(mode: str) -> BenchResult:
+        steps, games, elapsed = (sum(r[i] for r in runs[mode]) for i in range(3))
+        lengths = [n for r in runs[mode] for n in r[3]]
+        return BenchResult(name, players, mode, 1, steps / elapsed, games / elapsed,
+                           float(np.mean(lengths)), float("nan"))
+
+    floor_result, aec = result("floor"), result("aec")
+    aec.floor_ratios = [(a[0] / a[2]) / (f[0] / f[2]) for f, a in zip(runs["floor"], runs["aec"])]
+    aec.of_floor = float(np.median(aec.floor_ratios))
+    return floor_result, aec
 
 
 # what a fresh process times of a compiled game: import + build + init + first step, then the
