@@ -11,8 +11,9 @@ Rules summary, rule decisions and reconstructed data: `envs/big_score/README.md`
 
 Rewards: zero at every step; at the end the winners share +1 and the others share -1
 (`reward="win_loss"`, rulebook tie-breakers first), or `reward="score"` for the score margin
-in $1M units. Decisions with a single legal action (the last draft card, an empty Floor, ...)
-are played automatically (`auto_forced=True`).
+in $1M units. Decisions with a single legal action (an empty Floor, ...) are played
+automatically (`auto_forced=True`), except draft picks and assignments, whose turn order would
+show what a hand holds. The last draft card is passed by the rules, never asked.
 
 Version History:
 - v0: initial release.
@@ -27,6 +28,9 @@ Version History:
   A job's pile per type, each seat's cards on it and my own assigned cards per type are capped
   at 1 once scaled (a job may draw more than 6 cards of a type): the observation stays in
   its Box; the default game's play is unchanged.
+  With `auto_forced`, a draft pick from a hand of one kind, and an assignment whose only legal
+  target is "unassigned", are now asked too: skipping them showed every seat, through the turn
+  order, what that hand held.
 """
 
 from __future__ import annotations

@@ -195,6 +195,10 @@ class BigScoreGame(CompiledGame):
         """Boss options, draft picks, assignments, JoAT fists and rob/flee are secret."""
         return np.isin(s.phase, (BOSS_OPTION, DRAFT, ASSIGN, JOAT, ROB_FLEE))
 
+    def asked_always(self, s: BigScoreState) -> np.ndarray:
+        """Draft picks and assignments, even with one legal action (`rules.asked_always`)."""
+        return np.isin(s.phase, (DRAFT, ASSIGN))
+
     def final_info(self, s: BigScoreState, b: int = 0) -> dict:
         """Each player's score by component ($10K) and who was busted."""
         parts = self.score_parts(s[b])

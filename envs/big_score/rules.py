@@ -1169,6 +1169,13 @@ def worth_with(g, q: int, count_held: bool, without: int, act1: bool, c) -> int:
     return total
 
 
+@jit(inline="always")
+def asked_always(g, c) -> bool:
+    """Draft picks and assignments are asked even with one legal action: whether a hand holds
+    one kind, or a card fits no job, is hidden, and a skipped seat would show it."""
+    return g.phase == DRAFT or g.phase == ASSIGN
+
+
 DRIVERS = load_drivers("big_score", HERE, setup=setup, resume=resume, apply=apply,
                        refresh_mask=refresh_mask, observe=observe, scores=scores,
-                       rank_keys=rank_keys)
+                       rank_keys=rank_keys, asked_always=asked_always)

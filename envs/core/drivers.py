@@ -8,6 +8,8 @@ config record `c`:
     resume(g, c)             automatic play up to the next decision (its mask set) or the end
     apply(g, a, c)           one decision (the drivers then call `resume`)
     refresh_mask(g, c)       recompute the mask of the pending decision (after a resample)
+    asked_always(g, c)       the pending decision is put to its player even when it has one
+                             legal action (optional; `load_drivers` supplies "never")
     observe(g, seat, out, c) write seat's float32 observation into the row `out`
     scores(g, out, c)        the final tally per player
     rank_keys(g, out, c)     int64 per player, higher ranks better, equal = tied
@@ -25,11 +27,12 @@ from numba import njit, prange
 
 @njit(cache=True, inline="always")
 def settle(g, c):
-    """Play forced single-option decisions (with auto_forced), then apply the step bound; a
-    game that ended by the rules in this call gets the rewards of its final tally."""
+    """Play forced single-option decisions (with auto_forced) unless the game asks them
+    always, then apply the step bound; a game that ended by the rules in this call gets the
+    rewards of its final tally."""
     if c.auto_forced:
         for _ in range(c.max_steps):
-            if g.terminated:
+            if g.terminated or asked_always(g, c):  # noqa: F821  (injected)
                 break
             a = single_legal(g.legal_action_mask)
             if a < 0:

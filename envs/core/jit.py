@@ -101,13 +101,14 @@ def cached(fn: Callable) -> Any:
 
 def load_drivers(game: str, folder: Path, **rules: Callable) -> ModuleType:
     """The core's batch drivers compiled for one game's rule functions (see `drivers.py` for
-    the functions a game supplies)."""
+    the functions a game supplies; `asked_always` defaults to never)."""
     name = f"heistbench.envs.{game}._drivers"
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, CORE / "drivers.py")
     mod = importlib.util.module_from_spec(spec)
-    mod.__dict__.update(rules)
+    from .scalar import never_asked  # here: scalar imports this module
+    mod.__dict__.update({"asked_always": never_asked, **rules})
     with _caching_into(cache_dir(game, folder)):
         spec.loader.exec_module(mod)
     sys.modules[name] = mod

@@ -97,6 +97,13 @@ def single_legal(mask: np.ndarray) -> int:
 
 
 @jit(inline="always")
+def never_asked(g, c) -> bool:
+    """The drivers' default `asked_always`: every single-option decision may be played
+    without asking (with auto_forced)."""
+    return False
+
+
+@jit(inline="always")
 def game_over(g) -> None:
     """The game is over by the rules: nobody is to act. The drivers then hand out the rewards
     of the final tally (`drivers.tally_rewards`)."""

@@ -422,3 +422,36 @@ def test_counts_past_their_scale_are_capped_in_the_box():
     f = t.obs(s, 1)
     block = "last_job.pile" if s.last_pile[0, 0, 3] == 7 else "job.pile"
     assert f[block][0, 3] == 1.0
+
+
+def _secret_turns(n: int, auto_forced: bool, games: int = 24) -> list[list[tuple[int, int]]]:
+    """Per game, the (phase, seat) of every draft pick and assignment asked, playing the first
+    legal action throughout (so both settings play the same game)."""
+    game = Game(num_players=n, auto_forced=auto_forced)
+    s = game.init(np.arange(games) + 100 * n)
+    turns: list[list[tuple[int, int]]] = [[] for _ in range(games)]
+    while not (s.terminated | s.truncated).all():
+        live = ~(s.terminated | s.truncated)
+        for b in np.flatnonzero(live & np.isin(s.phase, (K.DRAFT, K.ASSIGN))):
+            turns[b].append((int(s.phase[b]), int(s.current_player[b])))
+        game.step(s, np.where(live, s.legal_action_mask.argmax(axis=1), 0))
+    return turns
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_draft_picks_and_assignments_are_asked_even_when_forced(n):
+    """Whether a hand holds a single kind, or a card fits no job, is hidden: with auto_forced
+    the turn order of the draft and the assignments must not show it, so those decisions are
+    asked exactly as without auto_forced (D-24)."""
+    asked, every = _secret_turns(n, True), _secret_turns(n, False)
+    assert asked == every
+    game = Game(num_players=n)
+    s = game.init(np.arange(24) + 100 * n)
+    forced = 0
+    while not (s.terminated | s.truncated).all():
+        live = ~(s.terminated | s.truncated)
+        single = live & (s.legal_action_mask.sum(axis=1) == 1)
+        assert (game.asked_always(s)[single]).all()
+        forced += int((single & np.isin(s.phase, (K.DRAFT, K.ASSIGN))).sum())
+        game.step(s, np.where(live, s.legal_action_mask.argmax(axis=1), 0))
+    assert forced > 0  # the games above do reach such decisions
