@@ -51,6 +51,8 @@ class HeistAECEnv(AECEnv, EzPickle):
         self._zero_mask.flags.writeable = False
         self.kernel_state = None  # the batch-of-one kernel state (`state()` is PettingZoo's)
         self._view = TurnView(self.game)  # what each step leaves for `_sync` to read
+        # the seat whose observation the last step left in the view (-1: none)
+        self._obs_seat, self._obs_row = -1, self._view.obs[0] if len(self._view.obs) else None
         self._seed_rng = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -68,6 +70,7 @@ class HeistAECEnv(AECEnv, EzPickle):
         self.game.peek_one(self.kernel_state, self._view)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
+        self._rewards_given = True  # `_sync` writes `rewards` afresh
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -75,6 +78,7 @@ class HeistAECEnv(AECEnv, EzPickle):
         self.num_moves = 0
         self.agent_selection = None
         self._sync()
+        self._obs_seat = -1  # the reset's view holds no observation
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -97,15 +101,20 @@ class HeistAECEnv(AECEnv, EzPickle):
         reward is not zero (most steps give none)."""
         player, terminated, truncated = self._view.turn.tolist()
         rewards = self._view.rewards.tolist()
-        self.rewards = dict(zip(self.agents, rewards))
+        given = any(rewards)
+        if given or self._rewards_given:  # else the zeros of the last step stand
+            self.rewards = dict(zip(self.agents, rewards))
+            self._rewards_given = given
         if not (terminated or truncated):
             # only the agent to move has a mask; the one who moved before loses theirs
-            prev = getattr(self, "agent_selection", None)
-            if prev in self.infos:
+            prev = self.agent_selection
+            if prev is not None:
                 self.infos[prev] = {"action_mask": self._zero_mask}
-            self.agent_selection = self.possible_agents[player]
-            self.infos[self.agent_selection] = {"action_mask": self._view.mask.copy()}
-            return any(rewards)
+            self.agent_selection = agent = self.possible_agents[player]
+            self.infos[agent] = {"action_mask": self._view.mask.copy()}
+            self._obs_seat = -1 if self._obs_row is None else player
+            return given
+        self._obs_seat = -1
         st = self.kernel_state
         flag = self.terminations if terminated else self.truncations
         final = self.game.scores(st)[0]
@@ -116,14 +125,18 @@ class HeistAECEnv(AECEnv, EzPickle):
             self.infos[a] = {"action_mask": self._zero_mask, "final_scores": final.tolist(),
                              "winners": wins, "score": int(final[i]), **extra}
         # keep cycling through the agents so each one sees its final reward
-        cur = self.agent_name_mapping.get(getattr(self, "agent_selection", ""), -1)
+        cur = self.agent_name_mapping.get(self.agent_selection, -1)
         self.agent_selection = self.agents[(cur + 1) % len(self.agents)]
-        return any(rewards)
+        return given
 
     # -- views -------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         # the seat is valid by construction: no checks of a user's seats (the hot path)
-        obs = self.game.observe_one(self.kernel_state, self.agent_name_mapping[agent])
+        seat = self.agent_name_mapping[agent]
+        if seat == self._obs_seat:  # the player to move: the step wrote it already
+            obs = self._obs_row.copy()
+        else:
+            obs = self.game.observe_one(self.kernel_state, seat)
         if agent == self.agent_selection and not (self.terminations[agent]
                                                   or self.truncations[agent]):
             mask = self.infos[agent]["action_mask"].copy()  # `_sync` made it this step

@@ -82,7 +82,9 @@ class CompiledGame(Game):
         c["reward_kind"] = REWARD_MODES.index(self.reward_mode)
         c["score_scale"] = self.score_scale
         self._configure(c)
-        self._no_view = _records(TurnView(self).data[:0])  # play_batch's "no AEC view"
+        none = TurnView(self)
+        self._no_view = _records(none.data[:0])  # play_batch's "no AEC view"
+        self._no_obs = none.obs[:0]  # ... and no observation to write
         self._action = np.zeros(1, np.int64)  # step_one's action, refilled
         # observation buffers reused once nobody holds them: a fresh one of megabytes costs
         # more in page faults than the observation itself
@@ -135,9 +137,11 @@ class CompiledGame(Game):
 
     def _play(self, state: RecordState, mode: int, actions: np.ndarray, keys: np.ndarray,
               where: np.ndarray) -> int:
-        d = self.drivers()
-        run = d.play_batch_threads if jit.threads() > 1 and state.batch_size > 1 else d.play_batch
-        return run(_records(state.data), mode, actions, keys, where, self.cfg, self._no_view)
+        d, data = self.drivers(), _records(state.data)
+        if jit.threads() > 1 and state.batch_size > 1:
+            return d.play_batch_threads(data, mode, actions, keys, where, self.cfg)
+        return d.play_batch(data, mode, actions, keys, where, self.cfg, self._no_view,
+                            self._no_obs)
 
     def step(self, state: RecordState, actions: np.ndarray | int,
              where: np.ndarray | None = None) -> RecordState:
@@ -156,11 +160,14 @@ class CompiledGame(Game):
 
     def step_one(self, state: RecordState, action: int, view: TurnView | None = None) -> None:
         """The AEC env's step: one compiled call for the step and, given a view, what the env
-        then reads."""
+        then reads, the next mover's observation included."""
         self._action[0] = action
+        if view is None:
+            rec, obs = self._no_view, self._no_obs
+        else:
+            rec, obs = _records(view.data), view.obs
         bad = self.drivers().play_batch(_records(state.data), STEP, self._action, _NO_KEYS, _ALL,
-                                        self.cfg, self._no_view if view is None else
-                                        _records(view.data))
+                                        self.cfg, rec, obs)
         if bad >= 0:
             raise self._illegal_error(state, 0, action)
 

@@ -100,20 +100,24 @@ def play_one(g, i, mode, actions, keys, where, c):
 
 
 @njit(cache=True, inline="always")
-def look(g, view):
+def look(g, view, obs, c):
     """What the AEC env reads of its game after each step, into its view record: `turn` =
-    (current player, terminated, truncated), the last step's rewards and the int8 mask."""
+    (current player, terminated, truncated), the last step's rewards and the int8 mask; and
+    into `obs`, if it has a row, the observation of the player to move (the env's next
+    `observe`: one compiled call per agent step instead of two)."""
     view.turn[0], view.turn[1], view.turn[2] = g.current_player, g.terminated, g.truncated
     view.rewards[:] = g.rewards
     view.mask[:] = g.legal_action_mask
+    if obs.shape[0] and g.current_player >= 0:
+        observe(g, g.current_player, obs[0], c)  # noqa: F821  (injected)
 
 
 @njit(cache=True)
-def play_batch(states, mode, actions, keys, where, cfg, view):
+def play_batch(states, mode, actions, keys, where, cfg, view, obs):
     """Set up, step or resume every game (the live ones in `where`, if given). A step first
     checks every action: it returns the first game with an illegal one, and then nothing has
     changed; otherwise -1. With a `view` row (a batch of one: the AEC env), `look` fills it
-    afterwards, in the same call."""
+    and `obs` afterwards, in the same call."""
     c = cfg[0]
     if mode == STEP:
         bad = first_illegal(states, actions, where, c)
@@ -122,22 +126,21 @@ def play_batch(states, mode, actions, keys, where, cfg, view):
     for i in range(states.shape[0]):
         play_one(states[i], i, mode, actions, keys, where, c)
     if view.shape[0]:
-        look(states[0], view[0])
+        look(states[0], view[0], obs, c)
     return -1
 
 
 @njit(cache=True, parallel=True)
-def play_batch_threads(states, mode, actions, keys, where, cfg, view):
-    """`play_batch` with the games spread over threads (the config record is read inside the
-    loop: numba's parallel loops cannot take a record from outside)."""
+def play_batch_threads(states, mode, actions, keys, where, cfg):
+    """`play_batch` with the games spread over threads, for batches (never the AEC env's
+    batch of one: no view). The config record is read inside the loop: numba's parallel
+    loops cannot take a record from outside."""
     if mode == STEP:
         bad = first_illegal(states, actions, where, cfg[0])
         if bad >= 0:
             return bad
     for i in prange(states.shape[0]):
         play_one(states[i], i, mode, actions, keys, where, cfg[0])
-    if view.shape[0]:
-        look(states[0], view[0])
     return -1
 
 

@@ -21,7 +21,9 @@ from .records import RecordState as BatchState
 class TurnView:
     """What the AEC env reads of its game after each step, refilled in place: `turn` =
     (current player, terminated, truncated), the step's `rewards` and the int8 `mask`. They
-    are views of one record, `data`, so that a compiled step fills them in the same call."""
+    are views of one record, `data`, so that a compiled step fills them in the same call; a
+    compiled step also writes the observation of the player to move into `obs` (one row;
+    none when the game observes with `reveal_hidden`, whose view is not the seat's own)."""
 
     def __init__(self, game: Game):
         self.data = np.zeros(1, [("turn", np.int64, (3,)),
@@ -30,6 +32,7 @@ class TurnView:
         self.turn = self.data["turn"][0]
         self.rewards = self.data["rewards"][0, : game.num_players]
         self.mask = self.data["mask"][0]
+        self.obs = np.zeros((0 if game.reveal_hidden else 1, game.base_obs_size), np.float32)
 
 
 class Game:
@@ -142,7 +145,8 @@ class Game:
 
     def step_one(self, state: BatchState, action: int, view: TurnView | None = None) -> None:
         """`step` of a batch of one with a Python int action (the AEC env's hot path: no
-        argument checks), then `peek_one` into `view` if given."""
+        argument checks), then, if `view` is given, `peek_one` into it and the observation of
+        the player to move into `view.obs` (when it has a row and someone is to move)."""
         raise NotImplementedError
 
     def peek_one(self, state: BatchState, view: TurnView) -> None:

@@ -206,3 +206,25 @@ def test_the_batch_of_one_paths_match_the_batch_api(name):
     with pytest.raises(ValueError, match="out of range"):
         game.step_one(a, game.num_actions)
     assert a == before
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_the_aec_env_observes_what_the_batch_api_does(name):
+    """The AEC env takes the mover's observation from its step's view (one compiled call per
+    agent step); every seat's observation, at every step, is the batch API's."""
+    env = envs.module(name).raw_env(num_players=3)
+    env.reset(seed=5)
+    game, rng = env.game, np.random.default_rng(0)
+    from_view = 0
+    for _ in range(200):
+        st = env.kernel_state
+        from_view += env._obs_seat >= 0
+        for p, agent in enumerate(env.possible_agents):
+            np.testing.assert_array_equal(env.observe(agent)["observation"],
+                                          game.observe(st, p)[0])
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert from_view > 0  # the view's observation was the one compared
