@@ -133,12 +133,14 @@ class HeistAECEnv(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         # the seat is valid by construction: no checks of a user's seats (the hot path)
         seat = self.agent_name_mapping[agent]
-        if seat == self._obs_seat:  # the player to move: the step wrote it already
+        # the player to move, unless a wrapper ended the game (TerminateIllegalWrapper)
+        live = agent == self.agent_selection and not (self.terminations[agent]
+                                                      or self.truncations[agent])
+        if seat == self._obs_seat:  # the step wrote this observation already
             obs = self._obs_row.copy()
         else:
             obs = self.game.observe_one(self.kernel_state, seat)
-        if agent == self.agent_selection and not (self.terminations[agent]
-                                                  or self.truncations[agent]):
+        if live:
             mask = self.infos[agent]["action_mask"].copy()  # `_sync` made it this step
         else:
             mask = np.zeros(self.game.num_actions, np.int8)
