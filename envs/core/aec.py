@@ -51,8 +51,10 @@ class HeistAECEnv(AECEnv, EzPickle):
         self._zero_mask.flags.writeable = False
         self.kernel_state = None  # the batch-of-one kernel state (`state()` is PettingZoo's)
         self._view = TurnView(self.game)  # what each step leaves for `_sync` to read
-        # the seat whose observation the last step left in the view (-1: none)
+        # the seat whose observation the last step left in the view (-1: none), and of which
+        # state (a `kernel_state` put in its place is observed afresh)
         self._obs_seat, self._obs_row = -1, self._view.obs[0] if len(self._view.obs) else None
+        self._obs_state = None
         self._seed_rng = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -113,6 +115,7 @@ class HeistAECEnv(AECEnv, EzPickle):
             self.agent_selection = agent = self.possible_agents[player]
             self.infos[agent] = {"action_mask": self._view.mask.copy()}
             self._obs_seat = -1 if self._obs_row is None else player
+            self._obs_state = self.kernel_state
             return given
         self._obs_seat = -1
         st = self.kernel_state
@@ -136,7 +139,7 @@ class HeistAECEnv(AECEnv, EzPickle):
         # the player to move, unless a wrapper ended the game (TerminateIllegalWrapper)
         live = agent == self.agent_selection and not (self.terminations[agent]
                                                       or self.truncations[agent])
-        if seat == self._obs_seat:  # the step wrote this observation already
+        if seat == self._obs_seat and self.kernel_state is self._obs_state:  # the step wrote it
             obs = self._obs_row.copy()
         else:
             obs = self.game.observe_one(self.kernel_state, seat)
