@@ -118,6 +118,8 @@ NO_TARGET = 999  # the combination of an empty pile: no crew meets it
 KEY_SKILLS = 998  # a Master Key meets every other combination
 B0, M0, T0, D0 = 0, C.MEMBER0, C.TOOL0, C.DISRUPT0
 HT = C.N_HAND_TYPES
+CREW_BLOCK = 1 + C.N_CREW_TYPES + 3 + 2 + 3  # a crew slot's observation columns
+EMPTY_MODS = CREW_BLOCK - 3  # where its modifiers start
 
 # -- the state of one game ------------------------------------------------------------------------
 STATE_FIELDS = (
@@ -127,6 +129,8 @@ STATE_FIELDS = (
     ("spent", np.bool_, ("N", K), "the crew flipped a vault this turn"),
     ("blocked", np.bool_, ("N", K), "the crew's crack was cancelled this turn"),
     ("mods", np.int8, ("N", K, 3), "Sabotage/Reinforce modifiers until the end of the turn"),
+    ("crews_used", np.uint8, ("N",), "one past the highest slot holding a crew: loops over a "
+     "seat's crews stop there (set by `new_crew` and `dissolve`)"),
     ("deck", np.int8, (C.DECK_SIZE,), "main deck, top at deck_len - 1"),
     ("deck_len", np.int16, (), "cards in the main deck"),
     ("ddeck", np.int8, (C.DISRUPT_DECK_SIZE,), "disrupt deck (disrupt index 0-9)"),
@@ -305,39 +309,42 @@ def seat_counts(g, p: int, c) -> np.ndarray:
     """(bosses, members, tools) of each of p's crew slots [K, 3]."""
     out = np.zeros((K, 3), np.int64)
     cr = g.crew[p]
-    for k in range(K):
+    for k in range(g.crews_used[p]):
         for x in range(C.N_CREW_TYPES):
             out[k, CLASS_OF[x]] += cr[k, x]
     return out
 
 
 @jit
-def seat_totals(cnt: np.ndarray) -> np.ndarray:
-    """Over a seat's crew counts `cnt` [K, 3], once per mask: [crews, crews with room for a
+def seat_totals(g, p: int, cnt: np.ndarray) -> np.ndarray:
+    """Over seat p's crew counts `cnt` [K, 3], once per mask: [crews, crews with room for a
     boss, for a member, for a tool, slots without a crew]."""
     tot = np.zeros(5, np.int64)
-    for k in range(K):
+    for k in range(g.crews_used[p]):
         if cnt[k, 0] + cnt[k, 1] > 0:
             tot[0] += 1
             for cl in range(3):
                 tot[1 + cl] += cnt[k, cl] < CLASS_CAP[cl]
-        else:
-            tot[4] += 1
+    tot[4] = K - tot[0]
     return tot
 
 
 @jit
-def free_slot(g, p: int, c) -> int:
-    """Lowest crew slot of p without a crew (K if none)."""
-    for k in range(K):
-        if not crew_exists(g, p, k):
-            return k
-    return K
+def new_crew(g, p: int) -> int:
+    """The slot of a crew p forms: the lowest one without a crew (`crews_used` grows past
+    it). The masks offer a new crew only while a slot is free."""
+    n = int(g.crews_used[p])
+    k = 0
+    while k < n and crew_exists(g, p, k):
+        k += 1
+    if k == n:
+        g.crews_used[p] = n + 1
+    return k
 
 
 @jit
-def dissolve(g, p: int, k: int) -> None:
-    """A slot without a crew holds no flags or modifiers: a crew formed there starts fresh."""
+def clear_flags(g, p: int, k: int) -> None:
+    """Spent/blocked flags and modifiers last until the end of the turn [RB "Turn"]."""
     g.spent[p, k] = 0
     g.blocked[p, k] = 0
     for s in range(3):
@@ -345,11 +352,23 @@ def dissolve(g, p: int, k: int) -> None:
 
 
 @jit
+def dissolve(g, p: int, k: int) -> None:
+    """Slot k of p holds no crew (any more): no flags or modifiers, so that a crew formed there
+    starts fresh; the seat's `crews_used` shrinks past the empty slots at its top."""
+    clear_flags(g, p, k)
+    n = int(g.crews_used[p])
+    if k + 1 == n:
+        while n > 0 and not crew_exists(g, p, n - 1):
+            n -= 1
+        g.crews_used[p] = n
+
+
+@jit
 def normalize(g, p: int, c) -> None:
     """After seat p's crews changed: tools left without a boss or member return to hand
     (known), except the declared crack's overloaded tools, which go to the Police station
     [RB "Tools"; spec §2.7 step 5]; slots without a crew lose their flags."""
-    for k in range(K):
+    for k in range(g.crews_used[p]):
         if crew_exists(g, p, k):
             continue
         cracking = p == g.active and k == g.crack_crew
@@ -506,6 +525,7 @@ def boss_choice(g, a: int, c) -> None:
     for q in range(N):
         b = int(g.boss_pick[q])
         g.crew[q, 0, b] = 1
+        g.crews_used[q] = 1
         u[b] = 2.0  # bosses are single copies at deck positions 0-11
     next_event(g)
     order = scalar.stable_order(u)
@@ -547,8 +567,8 @@ def next_turn(g, c) -> None:
     """Modifiers and spent/blocked flags last until the end of the turn [RB "Turn"]."""
     a = int(g.active)
     for q in range(c.num_players):
-        for k in range(K):
-            dissolve(g, q, k)
+        for k in range(g.crews_used[q]):
+            clear_flags(g, q, k)
     g.turns_taken[a] += 1
     g.turns_total += 1
     g.dec = NONE
@@ -737,7 +757,7 @@ def play_dest(g, a: int, c) -> None:
         to_police(g, t)
         gain_disrupt(g, p)
         return
-    k = free_slot(g, p, c) if a == A_NEW else a - A_CREW
+    k = new_crew(g, p) if a == A_NEW else a - A_CREW
     g.crew[p, k, t] += 1
 
 
@@ -746,7 +766,7 @@ def play_dest(g, a: int, c) -> None:
 def move_dest(g, a: int, c) -> None:
     p, src, x = int(g.active), int(g.src_crew), int(g.move_card)
     new = a == A_NEW
-    k = free_slot(g, p, c) if new else a - A_CREW
+    k = new_crew(g, p) if new else a - A_CREW
     cls = CLASS_OF[x]
     g.tgt_crew = k
     if not new and crew_counts(g, p, k)[cls] >= CLASS_CAP[cls]:
@@ -1033,7 +1053,7 @@ def crew_ok(g, q: int, k: int, opp: bool, c) -> bool:
     if op == OP_STEAL:  # an own crew with room for a tool (not the source)
         o = int(g.owner)
         room = 0
-        for kk in range(K):
+        for kk in range(g.crews_used[o]):
             if tool_room(g, o, kk) and (opp or kk != k):
                 room += 1
         return room >= 1
@@ -1048,7 +1068,7 @@ def opp_eligible(g, c) -> bool:
     o = int(g.owner)
     for q in range(c.num_players):
         if q != o:
-            for k in range(K):
+            for k in range(g.crews_used[q]):
                 if crew_ok(g, q, k, True, c):
                     return True
     return False
@@ -1074,7 +1094,7 @@ def eligible(g, q: int, k: int, opp_any: bool, c) -> bool:
 def any_eligible(g, c) -> bool:
     opp_any = opp_eligible(g, c) if WHO[g.effect] == WHO_BACKFIRE else False
     for q in range(c.num_players):
-        for k in range(K):
+        for k in range(g.crews_used[q]):
             if eligible(g, q, k, opp_any, c):
                 return True
     return False
@@ -1098,7 +1118,7 @@ def bury_pile(g, j: int) -> bool:
 @jit
 def boss_in_play(g, b: int, c) -> bool:
     for q in range(c.num_players):
-        for k in range(K):
+        for k in range(g.crews_used[q]):
             if g.crew[q, k, b] > 0:
                 return True
     return False
@@ -1241,7 +1261,7 @@ def in_play(g, c) -> tuple[bool, bool, bool]:
     boss = mem = tool = False
     cr = g.crew
     for q in range(c.num_players):
-        for k in range(K):
+        for k in range(g.crews_used[q]):
             for x in range(C.N_CREW_TYPES):
                 if cr[q, k, x]:
                     boss |= x < M0
@@ -1276,7 +1296,7 @@ def effect_usable(g, e: int, play: tuple[bool, bool, bool], c) -> bool:
     if e == E_D_BAIL:
         return g.pc_len + g.pt_len > 0
     if e == E_D_RESET:
-        for k in range(K):
+        for k in range(g.crews_used[p]):
             if g.spent[p, k] and crew_exists(g, p, k):
                 return True
         return False
@@ -1351,8 +1371,9 @@ def refresh_mask(g, c) -> int:
     elif d == PLAY_DEST:
         t = int(g.card_in_play)
         cls = CLASS_OF[t]
-        free = False
-        for k in range(K):
+        n = int(g.crews_used[p])
+        free = n < K
+        for k in range(n):
             cnt = crew_counts(g, p, k)
             ex = cnt[0] + cnt[1] > 0
             m[A_CREW + k] = ex and cnt[cls] < CLASS_CAP[cls]
@@ -1364,7 +1385,7 @@ def refresh_mask(g, c) -> int:
     elif d == TARGET_CREW:
         q = int(g.tgt_player)
         op = OP[g.effect]
-        for k in range(K):
+        for k in range(g.crews_used[q]):
             if op == OP_MOD:
                 m[A_CREW + k] = crew_exists(g, q, k)
             elif op == OP_RESET:
@@ -1387,12 +1408,12 @@ def refresh_mask(g, c) -> int:
         m[A_OPT] = g.pc_len > 0
         m[A_OPT + 1] = g.pt_len > 0
     elif d == DEST_CREW:
-        for k in range(K):
+        for k in range(g.crews_used[o]):
             m[A_CREW + k] = tool_room(g, o, k) and not (g.tgt_player == o and k == g.tgt_crew)
     elif d == MOVE_CARD:
         src = int(g.src_crew)
         cnt = seat_counts(g, p, c)
-        tot = seat_totals(cnt)
+        tot = seat_totals(g, p, cnt)
         for x in range(C.N_CREW_TYPES):
             m[x] = g.crew[p, src, x] > 0 and can_move(cnt, tot, src, CLASS_OF[x])
     elif d == MOVE_DEST:
@@ -1455,7 +1476,7 @@ def mask_main(g, m: np.ndarray, c) -> None:
     m[A_END] = 1
     act = g.actions > 0
     cnt = seat_counts(g, p, c)
-    tot = seat_totals(cnt)
+    tot = seat_totals(g, p, cnt)
     # a card can be played if its class has a destination: a crew with room, a new crew
     # (bosses, members), the Police station (bosses, while a disrupt can be had)
     room = tot[1:4] > 0
@@ -1472,7 +1493,7 @@ def mask_main(g, m: np.ndarray, c) -> None:
     if not act:
         return
     key = holds_key(g, p)
-    for k in range(K):
+    for k in range(g.crews_used[p]):
         for cl in range(3):
             if cnt[k, cl] > 0 and can_move(cnt, tot, k, cl):
                 m[A_MOVE + k] = 1
@@ -1516,10 +1537,10 @@ def mask_move_dest(g, m: np.ndarray, c) -> None:
     cnt = seat_counts(g, p, c)
     keeps = cnt[src, 0] + cnt[src, 1] - 1 >= 1
     valid_after = cls == 2 or keeps or cnt[src, 2] == 0
-    for k in range(K):
+    for k in range(g.crews_used[p]):
         room = cnt[k, cls] < CLASS_CAP[cls]
         m[A_CREW + k] = k != src and cnt[k, 0] + cnt[k, 1] > 0 and (valid_after or not room)
-    m[A_NEW] = cls < 2 and keeps and seat_totals(cnt)[4] > 0
+    m[A_NEW] = cls < 2 and keeps and seat_totals(g, p, cnt)[4] > 0
 
 
 @jit
@@ -1534,7 +1555,7 @@ def mask_target_player(g, m: np.ndarray, c) -> None:
         if op == OP_PICK:
             ok = q != o and hand_total(g, q) > 0
         else:
-            for k in range(K):
+            for k in range(g.crews_used[q]):
                 if op == OP_MOD:
                     ok |= crew_exists(g, q, k)
                 else:
@@ -1656,8 +1677,12 @@ def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
     put(out, i, fails, 8)
     i += 1 + C.N_VAULTS
     i = put(out, i, min(int(g.turns_taken[q]), 300), 300)
-    for k in range(K):
+    n = int(g.crews_used[q])
+    for k in range(n):
         i = crew_block(g, q, k, out, i)
+    for _ in range(n, K):  # slots past the last crew: all 0 but the modifiers, (0 + 6) / 12
+        out[i + EMPTY_MODS] = out[i + EMPTY_MODS + 1] = out[i + EMPTY_MODS + 2] = 0.5
+        i += CREW_BLOCK
     return i
 
 
