@@ -115,8 +115,7 @@ for _v in range(C.N_VAULTS):
         for _j, _part in enumerate(C.FAIL_PARTS.get(C.EFFECTS[C.VAULT_EFFECT[_v]], ())):
             FAIL_STACK[_v, _j] = C.E[_part]
 NO_TARGET = 999  # the combination of an empty pile: no crew meets it
-KEY_SKILLS = 998  # a Master Key meets every other combination
-B0, M0, T0, D0 = 0, C.MEMBER0, C.TOOL0, C.DISRUPT0
+M0, T0, D0 = C.MEMBER0, C.TOOL0, C.DISRUPT0
 HT = C.N_HAND_TYPES
 CREW_BLOCK = 1 + C.N_CREW_TYPES + 3 + 2 + 3  # a crew slot's observation columns
 EMPTY_MODS = CREW_BLOCK - 3  # where its modifiers start
