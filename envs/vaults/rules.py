@@ -36,23 +36,14 @@ WINDOWS_NONE, WINDOWS_CRACK, WINDOWS_EVERY = np.arange(3)  # the response_window
 WINDOW_NAMES = ("none", "crack", "every_action")
 S_BOSS, S_VAULT, S_DISRUPT, S_DECK, S_RESHUFFLE, S_PICK = np.arange(1, 7)  # RNG streams
 
-
-def _e(name: str) -> np.int64:
-    return np.int64(C.E[name])
-
-
-E_PLAY_CARD, E_ACTION_WINDOW, E_BURN_OVERLOADS = (_e("PLAY_CARD"), _e("ACTION_WINDOW"),
-                                                  _e("BURN_OVERLOADS"))
-E_B_REFRESH, E_B_COPY, E_D_KEY, E_D_LOCKDOWN = (_e("B_REFRESH"), _e("B_COPY"), _e("D_KEY"),
-                                                _e("D_LOCKDOWN"))
-E_D_ACTION, E_D_DRAW, E_D_JAIL_TOOL, E_D_SABOTAGE = (_e("D_ACTION"), _e("D_DRAW"),
-                                                     _e("D_JAIL_TOOL"), _e("D_SABOTAGE"))
-E_D_REINFORCE, E_D_TIPOFF, E_D_BAIL, E_D_RESET = (_e("D_REINFORCE"), _e("D_TIPOFF"),
-                                                  _e("D_BAIL"), _e("D_RESET"))
-E_D_SCOUT, E_D_PICKPOCKET, E_D_BURY = _e("D_SCOUT"), _e("D_PICKPOCKET"), _e("D_BURY")
-E_F_LOSE_ACTIONS, E_FP_ALL_TOOLS, E_FP_CREW = (_e("F_LOSE_ACTIONS"), _e("FP_ALL_TOOLS"),
-                                               _e("FP_CREW"))
-E_FP_BOSS_OR_MEMBER = _e("FP_BOSS_OR_MEMBER")
+# effect codes the rules name (components.EFFECTS), as NumPy ints like the decisions
+(E_PLAY_CARD, E_ACTION_WINDOW, E_BURN_OVERLOADS, E_B_REFRESH, E_B_COPY, E_D_KEY, E_D_LOCKDOWN,
+ E_D_ACTION, E_D_DRAW, E_D_JAIL_TOOL, E_D_SABOTAGE, E_D_REINFORCE, E_D_TIPOFF, E_D_BAIL, E_D_RESET,
+ E_D_SCOUT, E_D_PICKPOCKET, E_D_BURY, E_F_LOSE_ACTIONS, E_FP_ALL_TOOLS, E_FP_CREW,
+ E_FP_BOSS_OR_MEMBER) = (np.int64(C.E[n]) for n in (
+    "PLAY_CARD ACTION_WINDOW BURN_OVERLOADS B_REFRESH B_COPY D_KEY D_LOCKDOWN D_ACTION D_DRAW "
+    "D_JAIL_TOOL D_SABOTAGE D_REINFORCE D_TIPOFF D_BAIL D_RESET D_SCOUT D_PICKPOCKET D_BURY "
+    "F_LOSE_ACTIONS FP_ALL_TOOLS FP_CREW FP_BOSS_OR_MEMBER").split())
 
 # -- how targeted effects choose their target (components.TARGETING) -------------------------
 OP_NONE, OP_JAIL, OP_RETURN, OP_STEAL, OP_STEAL_HERE, OP_MOD, OP_FAIL, OP_PICK, OP_RESET = \
