@@ -3,7 +3,9 @@ scalar rules of `rules.py`, which read top to bottom like the rulebook.
 
 The batch state is one structured array of `rules.STATE_FIELDS` records; `VaultsState` shows
 each field as a view with the batch axis first (`state.crew` is [B, N, 52, 44]: a slot for
-every crew a seat could ever form, `components.MAX_CREWS`).
+every crew a seat could ever form, `components.MAX_CREWS`; `state.crews_used` bounds the slots
+in use). Crafted states may write crews directly: `resume` and `refresh_masks` set the bound
+from them first.
 """
 
 from __future__ import annotations
@@ -140,6 +142,24 @@ class Vaults(CompiledGame):
     def exists(self, st: VaultsState) -> np.ndarray:
         """bool [B,N,K]: which crew slots hold a crew (a boss or a member)."""
         return st.crew[:, :, :, :C.TOOL0].any(-1)
+
+    def crew_bounds(self, st: VaultsState) -> np.ndarray:
+        """uint8 [B,N]: one past each seat's highest slot holding a crew, what the rules keep
+        in `crews_used` (their loops over a seat's crews stop there)."""
+        ex = self.exists(st)
+        return np.where(ex.any(-1), R.K - ex[..., ::-1].argmax(-1), 0).astype(np.uint8)
+
+    def resume(self, state: VaultsState, where: np.ndarray | None = None) -> VaultsState:
+        """As the base, with `crews_used` first set from the crews (crafted states write them
+        directly)."""
+        state.crews_used[:] = self.crew_bounds(state)
+        return super().resume(state, where)
+
+    def refresh_masks(self, state: VaultsState) -> VaultsState:
+        """As the base, with `crews_used` first set from the crews (crafted states write them
+        directly)."""
+        state.crews_used[:] = self.crew_bounds(state)
+        return super().refresh_masks(state)
 
     def crew_skills(self, crew: np.ndarray, mods: np.ndarray) -> np.ndarray:
         """Skills [..., 3] of crews [..., 44] with their modifiers, never below 0."""

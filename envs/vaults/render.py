@@ -69,7 +69,7 @@ def render_text(game: Vaults, st: VaultsState, b: int = 0, player: int | None = 
         piles = ", ".join(_vault(int(v), True) for v in st.vpriv[b, q, :vl][::-1]) or "-"
         lines.append(f"Player {q}: loot £{int(st.loot[b, q])}; vaults (top first): {piles}")
         lines.append(f"  hand: {htxt}")
-        ex = st.crew[b, q, :, :C.TOOL0].any(-1)
+        ex = st.crew[b, q, :int(st.crews_used[b, q]), :C.TOOL0].any(-1)
         for k in np.flatnonzero(ex):
             lines.append(_crew(game, st, b, q, int(k)))
     return "\n".join(lines)

@@ -36,23 +36,14 @@ WINDOWS_NONE, WINDOWS_CRACK, WINDOWS_EVERY = np.arange(3)  # the response_window
 WINDOW_NAMES = ("none", "crack", "every_action")
 S_BOSS, S_VAULT, S_DISRUPT, S_DECK, S_RESHUFFLE, S_PICK = np.arange(1, 7)  # RNG streams
 
-
-def _e(name: str) -> np.int64:
-    return np.int64(C.E[name])
-
-
-E_PLAY_CARD, E_ACTION_WINDOW, E_BURN_OVERLOADS = (_e("PLAY_CARD"), _e("ACTION_WINDOW"),
-                                                  _e("BURN_OVERLOADS"))
-E_B_REFRESH, E_B_COPY, E_D_KEY, E_D_LOCKDOWN = (_e("B_REFRESH"), _e("B_COPY"), _e("D_KEY"),
-                                                _e("D_LOCKDOWN"))
-E_D_ACTION, E_D_DRAW, E_D_JAIL_TOOL, E_D_SABOTAGE = (_e("D_ACTION"), _e("D_DRAW"),
-                                                     _e("D_JAIL_TOOL"), _e("D_SABOTAGE"))
-E_D_REINFORCE, E_D_TIPOFF, E_D_BAIL, E_D_RESET = (_e("D_REINFORCE"), _e("D_TIPOFF"),
-                                                  _e("D_BAIL"), _e("D_RESET"))
-E_D_SCOUT, E_D_PICKPOCKET, E_D_BURY = _e("D_SCOUT"), _e("D_PICKPOCKET"), _e("D_BURY")
-E_F_LOSE_ACTIONS, E_FP_ALL_TOOLS, E_FP_CREW = (_e("F_LOSE_ACTIONS"), _e("FP_ALL_TOOLS"),
-                                               _e("FP_CREW"))
-E_FP_BOSS_OR_MEMBER = _e("FP_BOSS_OR_MEMBER")
+# effect codes the rules name (components.EFFECTS), as NumPy ints like the decisions
+(E_PLAY_CARD, E_ACTION_WINDOW, E_BURN_OVERLOADS, E_B_REFRESH, E_B_COPY, E_D_KEY, E_D_LOCKDOWN,
+ E_D_ACTION, E_D_DRAW, E_D_JAIL_TOOL, E_D_SABOTAGE, E_D_REINFORCE, E_D_TIPOFF, E_D_BAIL, E_D_RESET,
+ E_D_SCOUT, E_D_PICKPOCKET, E_D_BURY, E_F_LOSE_ACTIONS, E_FP_ALL_TOOLS, E_FP_CREW,
+ E_FP_BOSS_OR_MEMBER) = (np.int64(C.E[n]) for n in (
+    "PLAY_CARD ACTION_WINDOW BURN_OVERLOADS B_REFRESH B_COPY D_KEY D_LOCKDOWN D_ACTION D_DRAW "
+    "D_JAIL_TOOL D_SABOTAGE D_REINFORCE D_TIPOFF D_BAIL D_RESET D_SCOUT D_PICKPOCKET D_BURY "
+    "F_LOSE_ACTIONS FP_ALL_TOOLS FP_CREW FP_BOSS_OR_MEMBER").split())
 
 # -- how targeted effects choose their target (components.TARGETING) -------------------------
 OP_NONE, OP_JAIL, OP_RETURN, OP_STEAL, OP_STEAL_HERE, OP_MOD, OP_FAIL, OP_PICK, OP_RESET = \
@@ -115,9 +106,10 @@ for _v in range(C.N_VAULTS):
         for _j, _part in enumerate(C.FAIL_PARTS.get(C.EFFECTS[C.VAULT_EFFECT[_v]], ())):
             FAIL_STACK[_v, _j] = C.E[_part]
 NO_TARGET = 999  # the combination of an empty pile: no crew meets it
-KEY_SKILLS = 998  # a Master Key meets every other combination
-B0, M0, T0, D0 = 0, C.MEMBER0, C.TOOL0, C.DISRUPT0
+M0, T0, D0 = C.MEMBER0, C.TOOL0, C.DISRUPT0
 HT = C.N_HAND_TYPES
+CREW_BLOCK = 1 + C.N_CREW_TYPES + 3 + 2 + 3  # a crew slot's observation columns
+EMPTY_MODS = CREW_BLOCK - 3  # where its modifiers start
 
 # -- the state of one game ------------------------------------------------------------------------
 STATE_FIELDS = (
@@ -127,6 +119,8 @@ STATE_FIELDS = (
     ("spent", np.bool_, ("N", K), "the crew flipped a vault this turn"),
     ("blocked", np.bool_, ("N", K), "the crew's crack was cancelled this turn"),
     ("mods", np.int8, ("N", K, 3), "Sabotage/Reinforce modifiers until the end of the turn"),
+    ("crews_used", np.uint8, ("N",), "one past the highest slot holding a crew: loops over a "
+     "seat's crews stop there (set by `new_crew` and `dissolve`)"),
     ("deck", np.int8, (C.DECK_SIZE,), "main deck, top at deck_len - 1"),
     ("deck_len", np.int16, (), "cards in the main deck"),
     ("ddeck", np.int8, (C.DISRUPT_DECK_SIZE,), "disrupt deck (disrupt index 0-9)"),
@@ -305,39 +299,42 @@ def seat_counts(g, p: int, c) -> np.ndarray:
     """(bosses, members, tools) of each of p's crew slots [K, 3]."""
     out = np.zeros((K, 3), np.int64)
     cr = g.crew[p]
-    for k in range(K):
+    for k in range(g.crews_used[p]):
         for x in range(C.N_CREW_TYPES):
             out[k, CLASS_OF[x]] += cr[k, x]
     return out
 
 
 @jit
-def seat_totals(cnt: np.ndarray) -> np.ndarray:
-    """Over a seat's crew counts `cnt` [K, 3], once per mask: [crews, crews with room for a
+def seat_totals(g, p: int, cnt: np.ndarray) -> np.ndarray:
+    """Over seat p's crew counts `cnt` [K, 3], once per mask: [crews, crews with room for a
     boss, for a member, for a tool, slots without a crew]."""
     tot = np.zeros(5, np.int64)
-    for k in range(K):
+    for k in range(g.crews_used[p]):
         if cnt[k, 0] + cnt[k, 1] > 0:
             tot[0] += 1
             for cl in range(3):
                 tot[1 + cl] += cnt[k, cl] < CLASS_CAP[cl]
-        else:
-            tot[4] += 1
+    tot[4] = K - tot[0]
     return tot
 
 
 @jit
-def free_slot(g, p: int, c) -> int:
-    """Lowest crew slot of p without a crew (K if none)."""
-    for k in range(K):
-        if not crew_exists(g, p, k):
-            return k
-    return K
+def new_crew(g, p: int) -> int:
+    """The slot of a crew p forms: the lowest one without a crew (`crews_used` grows past
+    it). The masks offer a new crew only while a slot is free."""
+    n = int(g.crews_used[p])
+    k = 0
+    while k < n and crew_exists(g, p, k):
+        k += 1
+    if k == n:
+        g.crews_used[p] = n + 1
+    return k
 
 
 @jit
-def dissolve(g, p: int, k: int) -> None:
-    """A slot without a crew holds no flags or modifiers: a crew formed there starts fresh."""
+def clear_flags(g, p: int, k: int) -> None:
+    """Spent/blocked flags and modifiers last until the end of the turn [RB "Turn"]."""
     g.spent[p, k] = 0
     g.blocked[p, k] = 0
     for s in range(3):
@@ -345,11 +342,23 @@ def dissolve(g, p: int, k: int) -> None:
 
 
 @jit
+def dissolve(g, p: int, k: int) -> None:
+    """Slot k of p holds no crew (any more): no flags or modifiers, so that a crew formed there
+    starts fresh; the seat's `crews_used` shrinks past the empty slots at its top."""
+    clear_flags(g, p, k)
+    n = int(g.crews_used[p])
+    if k + 1 == n:
+        while n > 0 and not crew_exists(g, p, n - 1):
+            n -= 1
+        g.crews_used[p] = n
+
+
+@jit
 def normalize(g, p: int, c) -> None:
     """After seat p's crews changed: tools left without a boss or member return to hand
     (known), except the declared crack's overloaded tools, which go to the Police station
     [RB "Tools"; spec §2.7 step 5]; slots without a crew lose their flags."""
-    for k in range(K):
+    for k in range(g.crews_used[p]):
         if crew_exists(g, p, k):
             continue
         cracking = p == g.active and k == g.crack_crew
@@ -506,6 +515,7 @@ def boss_choice(g, a: int, c) -> None:
     for q in range(N):
         b = int(g.boss_pick[q])
         g.crew[q, 0, b] = 1
+        g.crews_used[q] = 1
         u[b] = 2.0  # bosses are single copies at deck positions 0-11
     next_event(g)
     order = scalar.stable_order(u)
@@ -547,8 +557,8 @@ def next_turn(g, c) -> None:
     """Modifiers and spent/blocked flags last until the end of the turn [RB "Turn"]."""
     a = int(g.active)
     for q in range(c.num_players):
-        for k in range(K):
-            dissolve(g, q, k)
+        for k in range(g.crews_used[q]):
+            clear_flags(g, q, k)
     g.turns_taken[a] += 1
     g.turns_total += 1
     g.dec = NONE
@@ -737,7 +747,7 @@ def play_dest(g, a: int, c) -> None:
         to_police(g, t)
         gain_disrupt(g, p)
         return
-    k = free_slot(g, p, c) if a == A_NEW else a - A_CREW
+    k = new_crew(g, p) if a == A_NEW else a - A_CREW
     g.crew[p, k, t] += 1
 
 
@@ -746,7 +756,7 @@ def play_dest(g, a: int, c) -> None:
 def move_dest(g, a: int, c) -> None:
     p, src, x = int(g.active), int(g.src_crew), int(g.move_card)
     new = a == A_NEW
-    k = free_slot(g, p, c) if new else a - A_CREW
+    k = new_crew(g, p) if new else a - A_CREW
     cls = CLASS_OF[x]
     g.tgt_crew = k
     if not new and crew_counts(g, p, k)[cls] >= CLASS_CAP[cls]:
@@ -1033,7 +1043,7 @@ def crew_ok(g, q: int, k: int, opp: bool, c) -> bool:
     if op == OP_STEAL:  # an own crew with room for a tool (not the source)
         o = int(g.owner)
         room = 0
-        for kk in range(K):
+        for kk in range(g.crews_used[o]):
             if tool_room(g, o, kk) and (opp or kk != k):
                 room += 1
         return room >= 1
@@ -1048,7 +1058,7 @@ def opp_eligible(g, c) -> bool:
     o = int(g.owner)
     for q in range(c.num_players):
         if q != o:
-            for k in range(K):
+            for k in range(g.crews_used[q]):
                 if crew_ok(g, q, k, True, c):
                     return True
     return False
@@ -1074,7 +1084,7 @@ def eligible(g, q: int, k: int, opp_any: bool, c) -> bool:
 def any_eligible(g, c) -> bool:
     opp_any = opp_eligible(g, c) if WHO[g.effect] == WHO_BACKFIRE else False
     for q in range(c.num_players):
-        for k in range(K):
+        for k in range(g.crews_used[q]):
             if eligible(g, q, k, opp_any, c):
                 return True
     return False
@@ -1098,7 +1108,7 @@ def bury_pile(g, j: int) -> bool:
 @jit
 def boss_in_play(g, b: int, c) -> bool:
     for q in range(c.num_players):
-        for k in range(K):
+        for k in range(g.crews_used[q]):
             if g.crew[q, k, b] > 0:
                 return True
     return False
@@ -1241,7 +1251,7 @@ def in_play(g, c) -> tuple[bool, bool, bool]:
     boss = mem = tool = False
     cr = g.crew
     for q in range(c.num_players):
-        for k in range(K):
+        for k in range(g.crews_used[q]):
             for x in range(C.N_CREW_TYPES):
                 if cr[q, k, x]:
                     boss |= x < M0
@@ -1276,7 +1286,7 @@ def effect_usable(g, e: int, play: tuple[bool, bool, bool], c) -> bool:
     if e == E_D_BAIL:
         return g.pc_len + g.pt_len > 0
     if e == E_D_RESET:
-        for k in range(K):
+        for k in range(g.crews_used[p]):
             if g.spent[p, k] and crew_exists(g, p, k):
                 return True
         return False
@@ -1351,8 +1361,9 @@ def refresh_mask(g, c) -> int:
     elif d == PLAY_DEST:
         t = int(g.card_in_play)
         cls = CLASS_OF[t]
-        free = False
-        for k in range(K):
+        n = int(g.crews_used[p])
+        free = n < K
+        for k in range(n):
             cnt = crew_counts(g, p, k)
             ex = cnt[0] + cnt[1] > 0
             m[A_CREW + k] = ex and cnt[cls] < CLASS_CAP[cls]
@@ -1364,7 +1375,7 @@ def refresh_mask(g, c) -> int:
     elif d == TARGET_CREW:
         q = int(g.tgt_player)
         op = OP[g.effect]
-        for k in range(K):
+        for k in range(g.crews_used[q]):
             if op == OP_MOD:
                 m[A_CREW + k] = crew_exists(g, q, k)
             elif op == OP_RESET:
@@ -1387,12 +1398,12 @@ def refresh_mask(g, c) -> int:
         m[A_OPT] = g.pc_len > 0
         m[A_OPT + 1] = g.pt_len > 0
     elif d == DEST_CREW:
-        for k in range(K):
+        for k in range(g.crews_used[o]):
             m[A_CREW + k] = tool_room(g, o, k) and not (g.tgt_player == o and k == g.tgt_crew)
     elif d == MOVE_CARD:
         src = int(g.src_crew)
         cnt = seat_counts(g, p, c)
-        tot = seat_totals(cnt)
+        tot = seat_totals(g, p, cnt)
         for x in range(C.N_CREW_TYPES):
             m[x] = g.crew[p, src, x] > 0 and can_move(cnt, tot, src, CLASS_OF[x])
     elif d == MOVE_DEST:
@@ -1455,7 +1466,7 @@ def mask_main(g, m: np.ndarray, c) -> None:
     m[A_END] = 1
     act = g.actions > 0
     cnt = seat_counts(g, p, c)
-    tot = seat_totals(cnt)
+    tot = seat_totals(g, p, cnt)
     # a card can be played if its class has a destination: a crew with room, a new crew
     # (bosses, members), the Police station (bosses, while a disrupt can be had)
     room = tot[1:4] > 0
@@ -1472,7 +1483,7 @@ def mask_main(g, m: np.ndarray, c) -> None:
     if not act:
         return
     key = holds_key(g, p)
-    for k in range(K):
+    for k in range(g.crews_used[p]):
         for cl in range(3):
             if cnt[k, cl] > 0 and can_move(cnt, tot, k, cl):
                 m[A_MOVE + k] = 1
@@ -1516,10 +1527,10 @@ def mask_move_dest(g, m: np.ndarray, c) -> None:
     cnt = seat_counts(g, p, c)
     keeps = cnt[src, 0] + cnt[src, 1] - 1 >= 1
     valid_after = cls == 2 or keeps or cnt[src, 2] == 0
-    for k in range(K):
+    for k in range(g.crews_used[p]):
         room = cnt[k, cls] < CLASS_CAP[cls]
         m[A_CREW + k] = k != src and cnt[k, 0] + cnt[k, 1] > 0 and (valid_after or not room)
-    m[A_NEW] = cls < 2 and keeps and seat_totals(cnt)[4] > 0
+    m[A_NEW] = cls < 2 and keeps and seat_totals(g, p, cnt)[4] > 0
 
 
 @jit
@@ -1534,7 +1545,7 @@ def mask_target_player(g, m: np.ndarray, c) -> None:
         if op == OP_PICK:
             ok = q != o and hand_total(g, q) > 0
         else:
-            for k in range(K):
+            for k in range(g.crews_used[q]):
                 if op == OP_MOD:
                     ok |= crew_exists(g, q, k)
                 else:
@@ -1656,8 +1667,12 @@ def seat_block(g, q: int, mine: bool, out: np.ndarray, i: int, c) -> int:
     put(out, i, fails, 8)
     i += 1 + C.N_VAULTS
     i = put(out, i, min(int(g.turns_taken[q]), 300), 300)
-    for k in range(K):
+    n = int(g.crews_used[q])
+    for k in range(n):
         i = crew_block(g, q, k, out, i)
+    for _ in range(n, K):  # slots past the last crew: all 0 but the modifiers, (0 + 6) / 12
+        out[i + EMPTY_MODS] = out[i + EMPTY_MODS + 1] = out[i + EMPTY_MODS + 2] = 0.5
+        i += CREW_BLOCK
     return i
 
 

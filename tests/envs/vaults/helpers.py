@@ -18,7 +18,8 @@ def count_types(arr: np.ndarray, length: np.ndarray, n_types: int) -> np.ndarray
 
 
 def check_invariants(game: Vaults, st: VaultsState) -> None:
-    """Conservation of every card and vault, crew limits, loot and known-card bookkeeping."""
+    """Conservation of every card and vault, crew limits, loot and known-card bookkeeping, the
+    bound on the crew slots in use."""
     B = st.batch_size
     setup = st.dec == C.D["BOSS_CHOICE"]
     crew_cards = (count_types(st.deck, st.deck_len, 44) + st.hand[:, :, :44].sum(1)
@@ -55,6 +56,8 @@ def check_invariants(game: Vaults, st: VaultsState) -> None:
     flags = st.spent | st.blocked | st.mods.any(-1)
     exists = st.crew[..., :32].any(-1)
     assert not (flags & ~exists).any(), "flags or modifiers on a slot without a crew"
+    top = np.where(exists.any(-1), exists.shape[-1] - exists[..., ::-1].argmax(-1), 0)
+    assert (st.crews_used == top).all(), "crews_used is not one past the highest crew"
 
 
 def random_play(game: Vaults, seeds: np.ndarray, check_every: int = 0,

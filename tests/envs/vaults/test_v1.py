@@ -124,3 +124,22 @@ def test_every_boss_and_member_can_be_a_crew_of_one_seat():
     assert legal(st) == {C.MEMBER0 + 19}
     play(g, st, C.MEMBER0 + 19)
     assert NEW not in legal(st) and CREW0 + 50 in legal(st)
+
+
+def test_crews_used_is_one_past_the_highest_crew():
+    """The rules' loops over a seat's crews stop at `crews_used`: a crafted state gets it from
+    its crews, a new crew fills the lowest free slot below it, a dissolved top crew lowers it
+    past the empty slots beneath, and the slots past it are observed as empty."""
+    g = Vaults(num_players=2, first_player=0, auto_forced=False, response_windows="none")
+    st = scenario(g, hands={0: [TINKER]}, piles=PILES_V1,
+                  crews={(0, 0): [SAL], (0, 3): [HEAVY], (0, 5): [MECHANIC]})
+    assert st.crews_used[0].tolist() == [6, 0]
+    play(g, st, TINKER, NEW)
+    assert st.crew[0, 0, 1, TINKER] == 1 and st.crews_used[0].tolist() == [6, 0]
+    play(g, st, MOVE0 + 5, MECHANIC, CREW0 + 3)  # crew 5 dissolves; slot 4 is empty too
+    assert st.crews_used[0].tolist() == [4, 0]
+    f = g.obs_fields(g.observe(st, 0))
+    empty = np.r_[np.zeros(50), np.full(3, 0.5)].astype(np.float32)
+    for k in (2, 4, 5, C.MAX_CREWS - 1):
+        assert f[f"player.crew{k}"][0, 0].tobytes() == empty.tobytes(), k
+    assert f["player.crew3"][0, 0, 1 + HEAVY] == 0.5 and f["player.crew3"][0, 0, 1 + MECHANIC]
