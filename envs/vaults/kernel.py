@@ -130,8 +130,6 @@ class Vaults(CompiledGame):
         c["first_player"] = -1 if fp is None else fp
         c["goal"], c["max_turns"] = self.goal, self.max_turns
         c["windows"] = R.WINDOW_NAMES.index(self.windows)
-        # forced decisions are played by the rules (`rules.resume`), which never force a RESPONSE
-        c["force"], c["auto_forced"] = self.auto_forced, False
 
     def default_max_steps(self) -> int:
         # random play (10 000 games per player count, README) never exceeded 3 000 decisions;

@@ -174,7 +174,6 @@ STATE_FIELDS = (
 CONFIG_FIELDS = (
     ("first_player", np.int64), ("goal", np.int64), ("max_turns", np.int64),
     ("windows", np.int64),
-    ("force", np.bool_),  # auto_forced: played here, since RESPONSE is never forced
 )
 
 # -- the action ranges in id order (`kernel`'s layout names and documents them) --------------
@@ -636,14 +635,18 @@ def resume(g, c) -> None:
             else:
                 go_on(g, c)
             continue
-        # a decision: its mask, and with auto_forced a single legal action is played, except
-        # a RESPONSE: a disrupt holder is always asked, so the turn order tells nothing about
-        # which disrupts he holds [spec §2.9, §3.3]
-        n = refresh_mask(g, c)
-        if not (c.force and n == 1 and g.dec != RESPONSE):
-            return
-        apply(g, scalar.single_legal(g.legal_action_mask), c)
+        # a decision: its mask (with auto_forced the drivers play a single legal action,
+        # except where `asked_always`)
+        refresh_mask(g, c)
+        return
     raise RuntimeError("vaults: automatic play did not settle")
+
+
+@jit(inline="always")
+def asked_always(g, c) -> bool:
+    """A RESPONSE is asked even when only passing is legal: a disrupt holder is always
+    asked, so the turn order tells nothing about which disrupts he holds [spec §2.9, §3.3]."""
+    return g.dec == RESPONSE
 
 
 @jit
@@ -1707,4 +1710,4 @@ def crew_block(g, q: int, k: int, out: np.ndarray, i: int) -> int:
 
 DRIVERS = load_drivers("vaults", HERE, setup=setup, resume=resume, apply=apply,
                        refresh_mask=refresh_mask, observe=observe, scores=scores,
-                       rank_keys=rank_keys)
+                       rank_keys=rank_keys, asked_always=asked_always)
