@@ -309,10 +309,10 @@ def test_resample_keeps_a_commit_that_asks_a_choice():
     assert len(hands) >= 5
 
 
-def test_resample_while_realising_assets_keeps_the_debt_payable():
-    """An attacker realising assets holds less than he owes but enough to raise it: his
-    redealt hand (one share, the only asset besides his cash) is always worth the gap."""
-    game, s = blank(auto_forced=False)
+def attacker_realising_assets(**options):
+    """Player 0 ($300M, a share of C and one of K in hand) attacks player 1's C branch, commits
+    the share, is raised by $150M and drops: he owes $500M and must realise assets."""
+    game, s = blank(auto_forced=False, **options)
     s.cash[0, 0] = u(300)
     s.hand[0, 0, CO["C"]] = 1
     s.hand[0, 0, CO["K"]] = 1
@@ -320,6 +320,13 @@ def test_resample_while_realising_assets_keeps_the_debt_payable():
     s.cash[0, 1] = 0
     ready(game, s)
     play(game, s, takeover(1, 0), K.A_COMMIT_SHARE, K.A_COMMIT_DONE, *raise_by(150), K.A_DROP)
+    return game, s
+
+
+def test_resample_while_realising_assets_keeps_the_debt_payable():
+    """An attacker realising assets holds less than he owes but enough to raise it: his
+    redealt hand (one share, the only asset besides his cash) is always worth the gap."""
+    game, s = attacker_realising_assets()
     assert int(s.dec[0]) == K.RAISE_FUNDS and s.to_owed[0] == u(500)
     hands = set()
     for seed in range(30):
@@ -364,14 +371,7 @@ def test_shark_resample_redraws_the_others_cash_within_what_is_proven():
 def test_shark_resample_of_an_attacker_realising_assets():
     """In the Shark variant the attacker's secret cash is redrawn below his debt, with his
     hand able to cover the gap, and his cash before the attempt moves with it."""
-    game, s = blank(shark=True, auto_forced=False)
-    s.cash[0, 0] = u(300)
-    s.hand[0, 0, CO["C"]] = 1
-    s.hand[0, 0, CO["K"]] = 1
-    branch(s, 1, 0, "C", 2)
-    s.cash[0, 1] = 0
-    ready(game, s)
-    play(game, s, takeover(1, 0), K.A_COMMIT_SHARE, K.A_COMMIT_DONE, *raise_by(150), K.A_DROP)
+    game, s = attacker_realising_assets(shark=True)
     seen = set()
     for seed in range(40):
         alt = game.resample_hidden(s, 1, seed)
