@@ -21,8 +21,10 @@ rewards of a truncated game's tally so far), and a threaded variant of each loop
 """
 
 import numpy as np
-from heistbench.envs.core.scalar import single_legal, terminal_rewards
+from heistbench.envs.core.scalar import prefetch, single_legal, terminal_rewards
 from numba import njit, prange
+
+AHEAD = 2  # games ahead whose record a loop asks the cache for (`prefetch`)
 
 
 @njit(cache=True, inline="always")
@@ -123,7 +125,10 @@ def play_batch(states, mode, actions, keys, where, cfg, view, obs):
         bad = first_illegal(states, actions, where, c)
         if bad >= 0:
             return bad
-    for i in range(states.shape[0]):
+    n = states.shape[0]
+    for i in range(n):
+        if i + AHEAD < n:
+            prefetch(states, i + AHEAD)
         play_one(states[i], i, mode, actions, keys, where, c)
     if view.shape[0]:
         look(states[0], view[0], obs, c)
@@ -139,7 +144,10 @@ def play_batch_threads(states, mode, actions, keys, where, cfg):
         bad = first_illegal(states, actions, where, cfg[0])
         if bad >= 0:
             return bad
-    for i in prange(states.shape[0]):
+    n = states.shape[0]
+    for i in prange(n):
+        if i + AHEAD < n:
+            prefetch(states, i + AHEAD)
         play_one(states[i], i, mode, actions, keys, where, cfg[0])
     return -1
 
@@ -147,13 +155,19 @@ def play_batch_threads(states, mode, actions, keys, where, cfg):
 @njit(cache=True)
 def observe_batch(states, seats, out, cfg):
     c = cfg[0]
-    for i in range(states.shape[0]):
+    n = states.shape[0]
+    for i in range(n):
+        if i + AHEAD < n:
+            prefetch(states, i + AHEAD)
         observe(states[i], seats[i], out[i], c)  # noqa: F821
 
 
 @njit(cache=True, parallel=True)
 def observe_batch_threads(states, seats, out, cfg):
-    for i in prange(states.shape[0]):
+    n = states.shape[0]
+    for i in prange(n):
+        if i + AHEAD < n:
+            prefetch(states, i + AHEAD)
         observe(states[i], seats[i], out[i], cfg[0])  # noqa: F821
 
 
