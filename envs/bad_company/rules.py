@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import scalar
 from ..core.jit import jit, load_drivers
-from ..core.scalar import put_capped, put_hot
+from ..core.scalar import mark_hot, put_capped
 from . import components as C
 
 HERE = Path(__file__).resolve().parent
@@ -1121,8 +1121,7 @@ HEIST_FEAT = 38
 def heist_feat(out: np.ndarray, i: int, k: int, c0: int, c1: int, c2: int, c3: int,
                c) -> int:
     """One heist card (k < 0: zeros) with the tokens on it."""
-    if k < 0:
-        out[i:i + HEIST_FEAT] = 0.0
+    if k < 0:  # the row is zero
         return i + HEIST_FEAT
     row = c.heist_table[k]
     i = put_capped(out, i, 1, 1.0)
@@ -1134,11 +1133,11 @@ def heist_feat(out: np.ndarray, i: int, k: int, c0: int, c1: int, c2: int, c3: i
     i = put_capped(out, i, c2, 1 / 8)
     i = put_capped(out, i, c3, 1 / 8)
     i = put_capped(out, i, row[4], 1 / 10)
-    i = put_hot(out, i, 5, row[5])
+    i = mark_hot(out, i, 5, row[5])
     i = put_capped(out, i, row[6], 1 / 3)
     box = row[7]
-    i = put_hot(out, i, 9, box if box <= C.NUM_ABILITIES else 0)
-    i = put_hot(out, i, 7, box - C.NUM_ABILITIES if box > C.NUM_ABILITIES else 0)
+    i = mark_hot(out, i, 9, box if box <= C.NUM_ABILITIES else 0)
+    i = mark_hot(out, i, 7, box - C.NUM_ABILITIES if box > C.NUM_ABILITIES else 0)
     for x in range(C.NUM_MISSIONS):
         i = put_capped(out, i, row[8 + x], 1.0)
     return put_capped(out, i, row[0] + row[1] + row[2] + row[3] - c0 - c1 - c2 - c3, 1 / 8)
@@ -1151,23 +1150,24 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     part (own loot; the drawn heists or upgrades and the pending queue while deciding)."""
     N = c.num_players
     d = int(g.dec)
-    i = put_hot(out, 0, NUM_DECISIONS, GAME_OVER if g.terminated or g.truncated else d)
+    out[:] = 0.0  # one pass over the row; then only hot columns and values are written
+    i = mark_hot(out, 0, NUM_DECISIONS, GAME_OVER if g.terminated or g.truncated else d)
     i = put_capped(out, i, g.final_round, 1.0)
     i = put_capped(out, i, g.end_triggered, 1.0)
     i = put_capped(out, i, g.turn, 1 / 60)
-    i = put_hot(out, i, N, (int(g.chief) - seat) % N)
+    i = mark_hot(out, i, N, (int(g.chief) - seat) % N)
     cp = int(g.current_player)
-    i = put_hot(out, i, N, (cp - seat) % N if cp >= 0 else -1)
-    i = put_hot(out, i, 5, N - 2)
+    i = mark_hot(out, i, N, (cp - seat) % N if cp >= 0 else -1)
+    i = mark_hot(out, i, 5, N - 2)
     for k in range(4):
-        i = put_hot(out, i, 6, int(g.dice[k]) - 1)
-    i = put_hot(out, i, 3, int(g.black))
+        i = mark_hot(out, i, 6, int(g.dice[k]) - 1)
+    i = mark_hot(out, i, 3, int(g.black))
     i = put_capped(out, i, g.dice[0] > 0, 1.0)
-    i = put_hot(out, i, 11, int(g.sums[0]) - 2)
-    i = put_hot(out, i, 11, int(g.sums[1]) - 2)
+    i = mark_hot(out, i, 11, int(g.sums[0]) - 2)
+    i = mark_hot(out, i, 11, int(g.sums[1]) - 2)
     police = int(g.police)
     i = put_capped(out, i, police + 6, 1 / 34)
-    i = put_hot(out, i, 35, police + 6)
+    i = mark_hot(out, i, 35, police + 6)
     for k in range(CP_POS.shape[0]):
         i = put_capped(out, i, police >= CP_POS[k], 1.0)
     for s in range(C.DISPLAY_SLOTS):
@@ -1179,7 +1179,7 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     i = put_capped(out, i, g.ld_len, 1 / 30)
     for k in range(C.NUM_MISSIONS):
         o = int(g.collar_owner[k])
-        i = put_hot(out, i, N + 1, (o - seat) % N if o >= 0 else N)
+        i = mark_hot(out, i, N + 1, (o - seat) % N if o >= 0 else N)
     i = put_capped(out, i, g.police_halt, 1.0)
     for u in range(NU):
         i = put_capped(out, i, g.udisc[u], 1.0)
@@ -1198,9 +1198,9 @@ def player_block(g, p: int, out: np.ndarray, i: int, c, t: np.ndarray) -> int:
     i = put_capped(out, i, max(int(g.vp[p]), 0), 1 / 80)
     car = int(g.car[p])
     i = put_capped(out, i, car, 1 / 28)
-    i = put_hot(out, i, 29, car)
+    i = mark_hot(out, i, 29, car)
     i = put_capped(out, i, car < g.police, 1.0)
-    i = put_hot(out, i, 9, int(g.recruit[p]))
+    i = mark_hot(out, i, 9, int(g.recruit[p]))
     nloot = 0
     for x in range(NLT):
         nloot += int(g.loot[p, x])
@@ -1226,8 +1226,8 @@ def player_block(g, p: int, out: np.ndarray, i: int, c, t: np.ndarray) -> int:
             collar |= g.collar_owner[k] == p and g.collar_member[k] == row + 2
         i = put_capped(out, i, collar, 1.0)
     for task in range(4):
-        i = put_hot(out, i, 4, int(g.task_sym[p, task]))
-        i = put_hot(out, i, 4, task)
+        i = mark_hot(out, i, 4, int(g.task_sym[p, task]))
+        i = mark_hot(out, i, 4, task)
         i = put_capped(out, i, g.task_tok[p, task], 1 / 2)
     for h in range(2):
         i = heist_feat(out, i, int(g.active[p, h]), int(g.cov[p, h, 0]), int(g.cov[p, h, 1]),
@@ -1247,7 +1247,7 @@ def private_part(g, seat: int, out: np.ndarray, i: int, c) -> None:
     d = int(g.dec)
     actor = seat == g.current_player and not g.terminated and not g.truncated
     s = token_kind(g) if actor and d == PLACE_TOKEN else -1
-    i = put_hot(out, i, 5, s)
+    i = mark_hot(out, i, 5, s)
     tokens = 0
     for x in range(5):
         tokens += int(g.pending_tokens[x])
@@ -1256,12 +1256,11 @@ def private_part(g, seat: int, out: np.ndarray, i: int, c) -> None:
     i = put_capped(out, i, actor, 1.0)
     for j in range(C.UPGRADES_DRAWN):
         u = int(g.upg_choice[j]) if actor and d == UPGRADE_CHOICE else -1
-        if u < 0:
-            out[i:i + UPG_FEAT] = 0.0
+        if u < 0:  # the row is zero
             i += UPG_FEAT
             continue
         i = put_capped(out, i, 1, 1.0)
-        i = put_hot(out, i, 9, UPG_MEMBER[u] - 3)
+        i = mark_hot(out, i, 9, UPG_MEMBER[u] - 3)
         i = put_capped(out, i, UPG_SYM[u, 0], 1 / 3)
         for r in range(1, NR):
             i = put_capped(out, i, UPG_SYM[u, r], 1 / 3)

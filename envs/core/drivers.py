@@ -21,8 +21,13 @@ rewards of a truncated game's tally so far), and a threaded variant of each loop
 """
 
 import numpy as np
-from heistbench.envs.core.scalar import single_legal, terminal_rewards
+from heistbench.envs.core.scalar import prefetch, single_legal, terminal_rewards
 from numba import njit, prange
+
+# games ahead whose record a serial loop asks the cache for (`scalar.prefetch`); the
+# parallel loops go without: inside numba's parallel loop it changed results, which a hint
+# must never do (the thread-count test caught it), so it stays out there until understood
+AHEAD = 2
 
 
 @njit(cache=True, inline="always")
@@ -123,7 +128,10 @@ def play_batch(states, mode, actions, keys, where, cfg, view, obs):
         bad = first_illegal(states, actions, where, c)
         if bad >= 0:
             return bad
-    for i in range(states.shape[0]):
+    n = states.shape[0]
+    for i in range(n):
+        if i + AHEAD < n:
+            prefetch(states, i + AHEAD)
         play_one(states[i], i, mode, actions, keys, where, c)
     if view.shape[0]:
         look(states[0], view[0], obs, c)
@@ -147,7 +155,10 @@ def play_batch_threads(states, mode, actions, keys, where, cfg):
 @njit(cache=True)
 def observe_batch(states, seats, out, cfg):
     c = cfg[0]
-    for i in range(states.shape[0]):
+    n = states.shape[0]
+    for i in range(n):
+        if i + AHEAD < n:
+            prefetch(states, i + AHEAD)
         observe(states[i], seats[i], out[i], c)  # noqa: F821
 
 

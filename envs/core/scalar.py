@@ -1,6 +1,6 @@
 """Compiled scalar helpers that every game's rules call: the counter-based RNG (exactly the
-streams of `rng.py`), draws from bags of counts, the terminal rewards, and the observation
-writers.
+streams of `rng.py`), draws from bags of counts, the terminal rewards, the observation
+writers, and the cache prefetch of the batch loops.
 
 Each works on one game: a key, a stream and a counter in, one number out. `NUMBA_DISABLE_JIT=1`
 runs them as plain Python on NumPy scalars with the same results.
@@ -8,7 +8,13 @@ runs them as plain Python on NumPy scalars with the same results.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
+from llvmlite import binding as llvm
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .jit import jit
 
@@ -192,6 +198,41 @@ def put_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
 @jit(inline="always")
 def mark_hot(out: np.ndarray, i: int, size: int, k: int) -> int:
     """`put_hot` into a row zeroed beforehand: only the hot column is written."""
-    if 0 <= k < size:
-        out[i + k] = 1.0
+    hot = (k >= 0) & (k < size)  # no branch: a branch on `out` keeps its refcount calls
+    out[i + k * hot] = np.float32(hot)
     return i + size
+
+
+# == memory: the cache ahead of a batch loop ==================================================
+CACHE_LINE = 64
+# the intrinsic's name is mangled by pointer type: LLVM 17 and later know only opaque pointers
+_PREFETCH = "llvm.prefetch.p0" if llvm.llvm_version_info >= (17,) else "llvm.prefetch.p0i8"
+
+
+def _prefetch_codegen(context, builder, sig, args):
+    """`llvm.prefetch` (read, keep in all cache levels) of every cache line of record i."""
+    aryty = sig.args[0]
+    ary = context.make_array(aryty)(context, builder, args[0])
+    ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+    byte = ir.IntType(8).as_pointer()
+    ptr = builder.bitcast(ptr, byte)
+    i32 = ir.IntType(32)
+    fn = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]), _PREFETCH)
+    size = context.get_abi_sizeof(context.get_data_type(aryty.dtype))
+    for offset in (*range(0, size, CACHE_LINE), size - 1):  # the last line too, if unaligned
+        line = builder.gep(ptr, [ir.Constant(ir.IntType(64), offset)])
+        builder.call(fn, [line, i32(0), i32(3), i32(1)])
+    return context.get_dummy_value()
+
+
+if numba.config.DISABLE_JIT:
+    def prefetch(records: np.ndarray, i: int) -> None:
+        """Plain Python has no cache to warm."""
+else:
+    @intrinsic
+    def prefetch(typingctx, records, i):
+        """Start loading the game record `records[i]` into the cache while the current game
+        is worked on: a game's observation reads its record out of order, and a batch is far
+        larger than the cache, so without it each read waits on memory in turn."""
+        return types.void(records, i), _prefetch_codegen
