@@ -21,7 +21,7 @@ rewards of a truncated game's tally so far), and a threaded variant of each loop
 """
 
 import numpy as np
-from heistbench.envs.core.scalar import prefetch, single_legal, terminal_rewards
+from heistbench.envs.core.scalar import prefetch, prefetch_row, single_legal, terminal_rewards
 from numba import njit, prange
 
 # games ahead whose record a serial loop asks the cache for (`scalar.prefetch`); the
@@ -159,6 +159,7 @@ def observe_batch(states, seats, out, cfg):
     for i in range(n):
         if i + AHEAD < n:
             prefetch(states, i + AHEAD)
+            prefetch_row(out, i + AHEAD)
         observe(states[i], seats[i], out[i], c)  # noqa: F821
 
 

@@ -226,10 +226,42 @@ def _prefetch_codegen(context, builder, sig, args):
     return context.get_dummy_value()
 
 
+def _prefetch_row_codegen(context, builder, sig, args):
+    """`llvm.prefetch` for writing of every cache line of row i of a C-contiguous 2-D array."""
+    aryty = sig.args[0]
+    ary = context.make_array(aryty)(context, builder, args[0])
+    zero = context.get_constant(types.intp, 0)
+    ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero],
+                                   wraparound=False)
+    byte = ir.IntType(8).as_pointer()
+    ptr = builder.bitcast(ptr, byte)
+    i32 = ir.IntType(32)
+    fn = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]), _PREFETCH)
+    row_bytes = cgutils.unpack_tuple(builder, ary.strides, 2)[0]
+    line = context.get_constant(types.intp, CACHE_LINE)
+    lines = builder.sdiv(builder.add(row_bytes, context.get_constant(types.intp, CACHE_LINE - 1)),
+                         line)
+    with cgutils.for_range(builder, lines) as loop:
+        at = builder.gep(ptr, [builder.mul(loop.index, line)])
+        builder.call(fn, [at, i32(1), i32(3), i32(1)])
+    return context.get_dummy_value()
+
+
 if numba.config.DISABLE_JIT:
     def prefetch(records: np.ndarray, i: int) -> None:
         """Plain Python has no cache to warm."""
+
+    def prefetch_row(rows: np.ndarray, i: int) -> None:
+        """Plain Python has no cache to warm."""
 else:
+    @intrinsic
+    def prefetch_row(typingctx, rows, i):
+        """Start fetching row i of an output array for writing, ahead of the game that
+        writes it: a row is written column by column, and each first write to a cache line
+        not in the cache waits for memory."""
+        return types.void(rows, i), _prefetch_row_codegen
+
     @intrinsic
     def prefetch(typingctx, records, i):
         """Start loading the game record `records[i]` into the cache while the current game
