@@ -1,0 +1,131 @@
+"""The Gymnasium VectorEnv on the batch kernel: the single envs' games, batched."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+from heistbench.agents.base import Policy
+from heistbench.integrations import make_single_agent, make_vector_env
+
+from heistbench import envs
+
+CASES = [(name, n) for name in envs.GAMES
+         for n in (2, max(c for c in envs.module(name).Game.player_counts if c <= 4))]
+IDS = [f"{name}-{n}p" for name, n in CASES]
+
+
+class Highest(Policy):
+    """The highest legal action: a deterministic opponent, the same batched or alone."""
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
+
+
+def lowest(mask: np.ndarray) -> np.ndarray:
+    return np.asarray(mask).argmax(axis=-1)
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_rows_play_like_single_envs_with_the_same_seeds(name, n):
+    """Row i of a vector env reset with seed s is a single env reset with s + i, across
+    next-step autoresets, while the opponents play deterministically."""
+    B = 3
+    vec = make_vector_env(name, B, opponents=Highest(), num_players=n)
+    obs, infos = vec.reset(seed=40)
+    singles = [make_single_agent(name, opponents=Highest(), num_players=n) for _ in range(B)]
+    firsts = [env.reset(seed=40 + i) for i, env in enumerate(singles)]
+    for i, (o, info) in enumerate(firsts):
+        np.testing.assert_array_equal(obs[i], o)
+        assert infos["seat"][i] == info["seat"]
+    pending = np.zeros(B, bool)  # rows whose game ended at the last step
+    restarts = np.zeros(B, int)
+    for _ in range(5000):
+        if (restarts >= 1).all():  # every row into its second game
+            break
+        restarts += pending
+        actions = lowest(vec.action_masks())
+        obs, rew, term, trunc, infos = vec.step(actions)
+        for i, env in enumerate(singles):
+            if pending[i]:  # next-step autoreset: the single env's next reset
+                o, info = env.reset()
+                r, te, tr = 0.0, False, False
+                assert infos["_seat"][i] and infos["seat"][i] == info["seat"]
+            else:
+                o, r, te, tr, info = env.step(int(actions[i]))
+            np.testing.assert_array_equal(obs[i], o)
+            assert (rew[i], term[i], trunc[i]) == (r, te, tr)
+            np.testing.assert_array_equal(infos["action_mask"][i], info["action_mask"])
+        pending = term | trunc
+    assert (restarts >= 1).all()
+    assert vec.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+
+
+def test_seeded_resets_replay_everything_random_opponents_included():
+    a = make_vector_env("grifters", 8, opponents="random", num_players=3)
+    b = make_vector_env("grifters", 8, opponents="random", num_players=3)
+    runs = []
+    for env, seed in ((a, 5), (b, list(range(5, 13))), (a, 5)):
+        obs, _ = env.reset(seed=seed)  # an int seed s gives the rows s, s + 1, ...
+        env.action_space.seed(0)
+        out = [obs]
+        for _ in range(120):
+            out += list(env.step(env.action_space.sample())[:4])
+        runs.append(out)
+    for run in runs[1:]:
+        for x, y in zip(runs[0], run):
+            np.testing.assert_array_equal(x, y)
+    other = make_vector_env("grifters", 8, opponents="random", num_players=3)
+    assert not np.array_equal(other.reset(seed=6)[0], runs[0][0])
+
+
+def test_masks_sampling_and_errors():
+    env = make_vector_env("grifters", 16, opponents="heuristic")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(16, np.int64))
+    obs, infos = env.reset(seed=0)
+    assert obs.shape == (16, env.game.obs_size) and obs in env.observation_space
+    ended = 0
+    for _ in range(200):
+        masks = env.action_masks()
+        np.testing.assert_array_equal(masks.astype(np.int8), infos["action_mask"])
+        live = masks.any(axis=1)
+        assert (env.state.current_player[live] == env.seat[live]).all()
+        actions = env.action_space.sample()
+        assert masks[live, actions[live]].all()  # legal in every live row
+        obs, rew, term, trunc, infos = env.step(actions)
+        assert rew.shape == (16,) and term.dtype == bool and trunc.dtype == bool
+        done = term | trunc
+        ended += int(done.sum())
+        if done.any():
+            assert set(np.unique(rew[done])) <= {-1.0, 0.0, 1.0}
+            np.testing.assert_array_equal(infos["_final_scores"], done)
+            assert not env.action_masks()[done].any()
+    assert ended > 20
+    masks = env.action_masks()
+    live = np.flatnonzero(masks.any(axis=1))
+    bad = lowest(masks)
+    bad[live[0]] = np.flatnonzero(~masks[live[0]])[0]
+    with pytest.raises(ValueError, match=f"game {live[0]}: action .* is illegal"):
+        env.step(bad)
+    with pytest.raises(ValueError, match=r"shape \(16,\)"):
+        env.step(np.zeros(15, np.int64))
+    with pytest.raises(ValueError, match="ints of shape"):
+        env.step(np.zeros(16))
+    with pytest.raises(ValueError, match="seed must be None, an int or 16 ints"):
+        env.reset(seed=[1, 2])
+    with pytest.raises(ValueError, match="num_envs must be a positive int"):
+        make_vector_env("grifters", 0)
+    with pytest.raises(ValueError, match="seat must be"):
+        make_vector_env("grifters", 4, seat=5)
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_every_game_runs_with_the_bots(name, n):
+    env = make_vector_env(name, 8, seat=0, opponents=["heuristic"] + ["random"] * (n - 2),
+                          num_players=n)
+    env.reset(seed=1)
+    assert (env.seat == 0).all()
+    for _ in range(30):
+        obs, rew, *_ = env.step(env.action_space.sample())
+        assert np.isfinite(obs).all() and np.isfinite(rew).all()
