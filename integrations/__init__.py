@@ -9,7 +9,8 @@
 
 Importing this package registers `heistbench/<game>-vs-<bots>-v<k>` with Gymnasium for every
 game and bots in {random, heuristic} (v<k>: the game's env version), so that
-`gymnasium.make("heistbench/grifters-vs-heuristic-v1")` works.
+`gymnasium.make("heistbench/grifters-vs-heuristic-v1")` works, and `gymnasium.make_vec` of the
+same id gives the VectorEnv on the batch kernel.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def register_envs() -> None:
             name = env_id(game, bots)
             if name not in gymnasium.registry:
                 gymnasium.register(name, entry_point=make_single_agent,
+                                   vector_entry_point=make_vector_env,
                                    kwargs={"game": game, "opponents": bots})
 
 

@@ -1,6 +1,6 @@
 """Learner steps per second of each bridge, beside the project's own training loop.
 
-    python -m heistbench.integrations.bench grifters --players 2
+    python -m heistbench.integrations.bench grifters --players 2 [--clock cpu]
 
 Env rows: a random legal learner stepping the env (`action_space.sample()` for the Gymnasium
 envs, `sample_legal` of `action_masks()` for the SB3 VecEnvs), every step including the
@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import tempfile
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -23,20 +22,23 @@ import numpy as np
 
 from ..agents.base import sample_legal
 from ..envs import _resolve
+from ..training.bench import CLOCKS
 
 
-def rate(step: Callable[[], int], seconds: float, repeat: int = 3) -> float:
+def rate(step: Callable[[], int], seconds: float, clock: Callable[[], float],
+         repeat: int = 3) -> float:
     """Median learner steps/s of `repeat` runs of `seconds` each; `step` returns its steps."""
     rates = []
     for _ in range(repeat):
-        t0, n = time.perf_counter(), 0
-        while (dt := time.perf_counter() - t0) < seconds:
+        t0, n = clock(), 0
+        while (dt := clock() - t0) < seconds:
             n += step()
         rates.append(n / dt)
     return float(np.median(rates))
 
 
-def env_rows(game: str, players: int, batch: int, seconds: float) -> list[dict[str, Any]]:
+def env_rows(game: str, players: int, batch: int, seconds: float,
+             clock: Callable[[], float]) -> list[dict[str, Any]]:
     """The envs alone, a random legal learner against the heuristic bot (the single env also
     against the random policy; the training VecEnv against its config's opponent pool)."""
     from ..training.config import load_config
@@ -56,7 +58,7 @@ def env_rows(game: str, players: int, batch: int, seconds: float) -> list[dict[s
             return 1
 
         rows.append({"client": "Gymnasium single-seat env", "envs": 1, "opponents": opponents,
-                     "steps_per_s": rate(single_step, seconds)})
+                     "steps_per_s": rate(single_step, seconds, clock)})
     vector = make_vector_env(game, batch, num_players=players, opponents="heuristic")
     vector.reset(seed=0)
 
@@ -65,7 +67,7 @@ def env_rows(game: str, players: int, batch: int, seconds: float) -> list[dict[s
         return batch
 
     rows.append({"client": "Gymnasium vector env", "envs": batch, "opponents": "heuristic",
-                 "steps_per_s": rate(vector_step, seconds)})
+                 "steps_per_s": rate(vector_step, seconds, clock)})
     cfg = load_config(_resolve(game).rsplit("_v", 1)[0], {"num_players": players})
     kernel = build_game(cfg)
     for name, env, opponents in [
@@ -82,12 +84,12 @@ def env_rows(game: str, players: int, batch: int, seconds: float) -> list[dict[s
             return batch
 
         rows.append({"client": name, "envs": batch, "opponents": opponents,
-                     "steps_per_s": rate(sb3_step, seconds)})
+                     "steps_per_s": rate(sb3_step, seconds, clock)})
     return rows
 
 
-def training_rows(game: str, players: int, batch: int, steps: int,
-                  recipe_steps: int) -> list[dict[str, Any]]:
+def training_rows(game: str, players: int, batch: int, steps: int, recipe_steps: int,
+                  clock: Callable[[], float]) -> list[dict[str, Any]]:
     """MaskablePPO end to end: the single-env recipe, sb3_vec_env, and `heistbench train`."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -101,11 +103,10 @@ def training_rows(game: str, players: int, batch: int, steps: int,
     env = make_single_agent(game, num_players=players, seat="random", opponents="self")
     model = MaskablePPO("MlpPolicy", env, n_steps=1024, batch_size=256, n_epochs=4, seed=0,
                         device="cpu", policy_kwargs={"net_arch": [64]})
-    t0 = time.perf_counter()
+    t0 = clock()
     model.learn(recipe_steps, callback=SnapshotCallback(every=4096))
     rows.append({"client": "MaskablePPO on the single-seat env (self-play recipe)", "envs": 1,
-                 "opponents": "self", "steps_per_s": model.num_timesteps /
-                 (time.perf_counter() - t0)})
+                 "opponents": "self", "steps_per_s": model.num_timesteps / (clock() - t0)})
     cfg = load_config(_resolve(game).rsplit("_v", 1)[0], {
         "num_players": players, "num_envs": batch, "total_timesteps": steps, "eval_every": 0,
         "final_eval_games": 0, "snapshot_every": steps})
@@ -113,15 +114,16 @@ def training_rows(game: str, players: int, batch: int, steps: int,
     model = MaskablePPO("MlpPolicy", vec, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
                         n_epochs=cfg.n_epochs, seed=0, device="cpu",
                         policy_kwargs=policy_kwargs(cfg))
-    t0 = time.perf_counter()
+    t0 = clock()
     model.learn(steps)
     rows.append({"client": "MaskablePPO on sb3_vec_env (training config)", "envs": batch,
-                 "opponents": "heuristic", "steps_per_s": model.num_timesteps /
-                 (time.perf_counter() - t0)})
+                 "opponents": "heuristic", "steps_per_s": model.num_timesteps / (clock() - t0)})
     with tempfile.TemporaryDirectory() as run_dir:
+        t0 = clock()  # the whole run: setup and saving too, evaluations off
         summary = train(cfg, run_dir, progress=False, log=lambda _: None)
+        seconds = clock() - t0
     rows.append({"client": "heistbench train (the project's loop)", "envs": batch,
-                 "opponents": "its pool", "steps_per_s": summary["learner_steps_per_s"]})
+                 "opponents": "its pool", "steps_per_s": summary["timesteps"] / seconds})
     return rows
 
 
@@ -136,23 +138,28 @@ def main(argv: list[str] | None = None) -> int:
                         help="learner steps of the two vector-env training rows")
     parser.add_argument("--recipe-steps", type=int, default=8_192,
                         help="learner steps of the single-env recipe row")
+    parser.add_argument("--clock", choices=tuple(CLOCKS), default="wall",
+                        help="rates per wall-clock second (default) or per CPU-second of this "
+                        "process, which a busy shared machine disturbs less")
     parser.add_argument("--no-training", action="store_true", help="the env rows only")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     args = parser.parse_args(argv)
     game = _resolve(args.game)
-    rows = env_rows(game, args.players, args.batch, args.seconds)
+    clock = CLOCKS[args.clock]
+    rows = env_rows(game, args.players, args.batch, args.seconds, clock)
     if not args.no_training:
         rows += training_rows(game, args.players, args.batch, args.train_steps,
-                              args.recipe_steps)
+                              args.recipe_steps, clock)
     from ..envs.core.render import table
 
-    print(f"{game}, {args.players} players: learner steps per second")
+    print(f"{game}, {args.players} players: learner steps per {args.clock}-clock second")
     print(table(["client", "envs", "opponents", "learner steps/s"],
                 [[r["client"], r["envs"], r["opponents"], f"{r['steps_per_s']:,.0f}"]
                  for r in rows]))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"game": game, "players": args.players, "rows": rows}, f, indent=2)
+            json.dump({"game": game, "players": args.players, "clock": args.clock,
+                       "rows": rows}, f, indent=2)
     return 0
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pettingzoo import AECEnv
 from stable_baselines3.common.callbacks import BaseCallback
 
 from ..agents.model import ModelPolicy
@@ -59,7 +60,7 @@ class SnapshotCallback(BaseCallback):
         self.snapshots += 1
 
 
-def sb3_vec_env(game: str | Game | Any, num_envs: int, seat: int | str = "random",
+def sb3_vec_env(game: str | Game | AECEnv, num_envs: int, seat: int | str = "random",
                 opponents: Any = "heuristic", num_players: int | None = None, seed: int = 0,
                 **options: Any) -> SelfPlayVecEnv:
     """`num_envs` single-seat games as a stable-baselines3 VecEnv on the batch kernel, with

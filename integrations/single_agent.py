@@ -29,6 +29,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from pettingzoo import AECEnv
 
 from ..agents import make_policy
 from ..agents.base import Policy
@@ -59,7 +60,7 @@ def episode_draws(keys: np.ndarray, episodes: np.ndarray,
     return games, seats, policies
 
 
-def learner_game(game: str | Game | Any, num_players: int | None,
+def learner_game(game: str | Game | AECEnv, num_players: int | None,
                  options: dict[str, Any]) -> Game:
     """The kernel: from a name (with `num_players`, default 2, and the options), a `Game`, or
     a heistbench AEC env (whose game and options are taken as they are)."""
@@ -154,7 +155,7 @@ class SingleAgentEnv(SeatedGames, gym.Env):
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
-    def __init__(self, game: str | Game | Any, seat: int | str = "random",
+    def __init__(self, game: str | Game | AECEnv, seat: int | str = "random",
                  opponents: Any = "heuristic", num_players: int | None = None,
                  render_mode: str | None = None, **options: Any):
         kernel = learner_game(game, num_players, options)
@@ -258,7 +259,7 @@ class SingleAgentEnv(SeatedGames, gym.Env):
         return {"action_mask": self._legal.copy()}
 
 
-def make_single_agent(game: str | Game | Any, seat: int | str = "random",
+def make_single_agent(game: str | Game | AECEnv, seat: int | str = "random",
                       opponents: Any = "heuristic", num_players: int | None = None,
                       render_mode: str | None = None, **options: Any) -> SingleAgentEnv:
     """One seat of `game` as a Gymnasium env, the other seats played inside `step`.

@@ -22,6 +22,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
+from pettingzoo import AECEnv
 
 from ..agents.base import Policy, sample_legal
 from ..envs.core import Game, observation_box
@@ -54,7 +55,7 @@ class SingleAgentVectorEnv(SeatedGames, gym.vector.VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, game: str | Game | Any, num_envs: int, seat: int | str = "random",
+    def __init__(self, game: str | Game | AECEnv, num_envs: int, seat: int | str = "random",
                  opponents: Any = "heuristic", num_players: int | None = None,
                  **options: Any):
         kernel = learner_game(game, num_players, options)
@@ -173,7 +174,7 @@ class SingleAgentVectorEnv(SeatedGames, gym.vector.VectorEnv):
                 "_action_mask": np.ones(self.num_envs, bool)}
 
 
-def make_vector_env(game: str | Game | Any, num_envs: int, seat: int | str = "random",
+def make_vector_env(game: str | Game | AECEnv, num_envs: int, seat: int | str = "random",
                     opponents: Any = "heuristic", num_players: int | None = None,
                     **options: Any) -> SingleAgentVectorEnv:
     """`num_envs` copies of `make_single_agent(game, seat, opponents, num_players, **options)`

@@ -129,3 +129,15 @@ def test_every_game_runs_with_the_bots(name, n):
     for _ in range(30):
         obs, rew, *_ = env.step(env.action_space.sample())
         assert np.isfinite(obs).all() and np.isfinite(rew).all()
+
+
+def test_gymnasium_make_vec_gives_the_kernel_vector_env():
+    import gymnasium
+    from heistbench.integrations import SingleAgentVectorEnv
+
+    envs_ = gymnasium.make_vec("heistbench/grifters-vs-random-v1", num_envs=8, num_players=3)
+    assert isinstance(envs_, SingleAgentVectorEnv) and envs_.num_envs == 8
+    assert envs_.game.num_players == 3 and envs_.spec.id == "heistbench/grifters-vs-random-v1"
+    obs, _ = envs_.reset(seed=0)
+    assert obs.shape == (8, envs_.game.obs_size)
+    envs_.step(envs_.action_space.sample())
