@@ -10,7 +10,8 @@
 Importing this package registers `heistbench/<game>-vs-<bots>-v<k>` with Gymnasium for every
 game and bots in {random, heuristic} (v<k>: the game's env version), so that
 `gymnasium.make("heistbench/grifters-vs-heuristic-v1")` works, and `gymnasium.make_vec` of the
-same id gives the VectorEnv on the batch kernel.
+same id gives the VectorEnv on the batch kernel. An illegal action loses the game (-1, like the
+AEC `env()`) unless the env is made with `illegal_action="raise"`.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def register_envs() -> None:
             if name not in gymnasium.registry:
                 gymnasium.register(name, entry_point=make_single_agent,
                                    vector_entry_point=make_vector_env,
-                                   kwargs={"game": game, "opponents": bots})
+                                   kwargs={"game": game, "opponents": bots,
+                                           "illegal_action": "lose"})
 
 
 def __getattr__(name: str) -> Any:

@@ -64,8 +64,9 @@ def sb3_vec_env(game: str | Game | AECEnv, num_envs: int, seat: int | str = "ran
                 opponents: Any = "heuristic", num_players: int | None = None, seed: int = 0,
                 **options: Any) -> SelfPlayVecEnv:
     """`num_envs` single-seat games as a stable-baselines3 VecEnv on the batch kernel, with
-    `action_masks()` for MaskablePPO; the arguments are `make_single_agent`'s. Finished games
-    restart at once (SB3's convention), with the training VecEnv's seeds."""
+    `action_masks()` for MaskablePPO; the arguments are `make_single_agent`'s but for
+    `illegal_action`: an illegal action raises, as in training. Finished games restart at once
+    (SB3's convention), with the training VecEnv's seeds."""
     kernel = learner_game(game, num_players, options)
     return SelfPlayVecEnv(kernel, num_envs, opponent_table(opponents, kernel, seed=seed),
                           seed=seed, seat=learner_seat(seat, kernel))

@@ -3,15 +3,20 @@
 The learner plays one seat, fixed or drawn per episode; every other seat is played inside
 `step` by a policy: a bot ("random", "heuristic"), a checkpoint, the learner's own latest
 snapshot ("self") or any `Policy`. The env is a view on the batch kernel, a batch of one game
-seen from the learner's seat: its opponents' loop and its illegal-action errors are those of
-the training VecEnv (`heistbench.training.opponents.SeatedGames`).
+seen from the learner's seat: its opponents' loop and its action checks are those of the
+training VecEnv (`heistbench.training.opponents.SeatedGames`).
 
 - Observation: the learner's own view, `Box(obs_size)` float32 (the AEC env's
   `observation`), so that SB3's and sb3-contrib's MLP policies take it as is.
 - Legal actions: `env.action_masks()` (bool [num_actions], what sb3-contrib's `MaskablePPO`
   reads) and `info["action_mask"]` (int8, like the AEC env's infos). `env.action_space` is a
   `Discrete` whose `sample()` draws a legal action, so random-play loops and the env checkers
-  play legal games. An illegal action raises ValueError naming it and the legal ones.
+  play legal games.
+- Illegal actions (`illegal_action=`), as the AEC `env()` treats them: "lose" (the default) ends
+  the episode at once, terminated, with -1 for the learner and, in `info`, `illegal_action` (the
+  action) and `legal_actions` (the legal ones then); "raise" raises ValueError naming the action
+  and the legal ones, and changes nothing. An action that is not an int in 0..num_actions-1 is
+  no move: it always raises ValueError.
 - Reward: the learner's reward from the kernel (the game's `reward` option), summed over the
   opponents' moves until the learner's next turn (zero-sum win/loss at the end by default).
 - Seeding: `reset(seed=s)` deals the same game as the AEC env's `reset(seed=s)`, draws the
@@ -39,6 +44,7 @@ from ..envs.core.rng import bits, seed_keys
 from ..training.opponents import FixedOpponents, LatestSnapshot, SeatedGames
 
 SEAT_CHOICES = "'random' or a seat number"
+ILLEGAL_ACTION_CHOICES = ("lose", "raise")
 OPPONENT_CHOICES = ("'random', 'heuristic', 'self', a checkpoint path, a Policy, or a list of "
                     "these with one entry per opponent seat")
 # counter-based streams of an env's episodes: (reset seed, episode) -> game seed, seat, policies
@@ -89,6 +95,14 @@ def learner_seat(seat: int | str, game: Game) -> int | None:
                      f"got {seat!r}")
 
 
+def illegal_action_mode(illegal_action: Any, game: Game) -> bool:
+    """Whether an illegal learner action loses the game ("lose") rather than raising ("raise")."""
+    if isinstance(illegal_action, str) and illegal_action in ILLEGAL_ACTION_CHOICES:
+        return illegal_action == "lose"
+    raise ValueError(f"{game.name}: illegal_action must be "
+                     f"{' or '.join(map(repr, ILLEGAL_ACTION_CHOICES))}, got {illegal_action!r}")
+
+
 def opponent_table(opponents: Any, game: Game, seed: int = 0) -> FixedOpponents:
     """The opponents' table from one spec for every opponent seat or a list of one per seat
     (in seat order after the learner's). Equal strings share one policy, played batched."""
@@ -125,12 +139,17 @@ def opponent_table(opponents: Any, game: Game, seed: int = 0) -> FixedOpponents:
 
 
 def learner_action(action: Any, game: Game) -> int:
-    """An int action from an int, a NumPy integer or a one-element integer array."""
+    """An int action from an int, a NumPy integer or a one-element integer array; ValueError
+    for anything else or out of range (that is no move, illegal or not)."""
     a = np.asarray(action)
     if a.size != 1 or a.dtype.kind not in "iu":
         raise ValueError(f"{game.name}: the action must be an int in 0..{game.num_actions - 1}, "
                          f"got {action!r}")
-    return int(a.reshape(()))
+    a = int(a.reshape(()))
+    if not 0 <= a < game.num_actions:
+        raise ValueError(f"{game.name}: action {a} is out of range; actions are "
+                         f"0..{game.num_actions - 1}")
+    return a
 
 
 class LegalDiscrete(spaces.Discrete):
@@ -157,8 +176,10 @@ class SingleAgentEnv(SeatedGames, gym.Env):
 
     def __init__(self, game: str | Game | AECEnv, seat: int | str = "random",
                  opponents: Any = "heuristic", num_players: int | None = None,
-                 render_mode: str | None = None, **options: Any):
+                 render_mode: str | None = None, illegal_action: str = "lose",
+                 **options: Any):
         kernel = learner_game(game, num_players, options)
+        self.lose_illegal = illegal_action_mode(illegal_action, kernel)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"{kernel.name}: render_mode must be None, "
                              f"{', '.join(map(repr, self.metadata['render_modes']))}; "
@@ -209,15 +230,21 @@ class SingleAgentEnv(SeatedGames, gym.Env):
         if self.state is None:
             raise RuntimeError(f"{self.game.name}: call reset() before step()")
         self._actions[0] = learner_action(action, self.game)
-        self.check_learner(self._actions)
+        lost = self.check_learner(self._actions, lose_illegal=self.lose_illegal).size > 0
         state = self.state
-        self.game.step(state, self._actions)
+        if lost:
+            legal = np.flatnonzero(state.legal_action_mask[0]).tolist()
+            self.lose(self.rows)  # the game ends here: no step, no opponent to play
+        else:
+            self.game.step(state, self._actions)
         reward = state.rewards[0, self.seat].astype(np.float64)
         self.play_opponents(reward, self._no_done)
         terminated = bool(state.terminated[0])
         truncated = bool(state.truncated[0]) and not terminated
         info = self._info()
-        if terminated or truncated:
+        if lost:
+            info.update(illegal_action=int(self._actions[0]), legal_actions=legal)
+        elif terminated or truncated:
             scores = self.game.scores(state)[0]
             info.update(final_scores=scores.tolist(), score=int(scores[self.seat[0]]),
                         winners=np.flatnonzero(self.game.winners(state)[0]).tolist(),
@@ -261,14 +288,17 @@ class SingleAgentEnv(SeatedGames, gym.Env):
 
 def make_single_agent(game: str | Game | AECEnv, seat: int | str = "random",
                       opponents: Any = "heuristic", num_players: int | None = None,
-                      render_mode: str | None = None, **options: Any) -> SingleAgentEnv:
+                      render_mode: str | None = None, illegal_action: str = "lose",
+                      **options: Any) -> SingleAgentEnv:
     """One seat of `game` as a Gymnasium env, the other seats played inside `step`.
 
     game: a game name ("grifters", "grifters_v1"), a `Game`, or a heistbench AEC env;
     seat: "random" (drawn per episode) or a seat number; opponents: "heuristic", "random",
     "self" (the learner's latest snapshot, see `SnapshotCallback`), a checkpoint path, a
     `Policy`, or a list of these, one per opponent seat in seat order after the learner's;
-    num_players: default 2 (with a name); options: the game's options (`reward="score"`, ...).
+    num_players: default 2 (with a name); illegal_action: "lose" (an illegal action ends the
+    episode with -1 for the learner, like the AEC `env()`) or "raise" (ValueError);
+    options: the game's options (`reward="score"`, ...).
     """
     return SingleAgentEnv(game, seat=seat, opponents=opponents, num_players=num_players,
-                          render_mode=render_mode, **options)
+                          render_mode=render_mode, illegal_action=illegal_action, **options)

@@ -11,6 +11,12 @@ Autoreset is Gymnasium's default, next-step: the step after a game ends ignores 
 action and returns the first observation of its next game (reward 0, not terminated). Legal
 actions: `envs.action_masks()` (bool [num_envs, num_actions]; all False in a finished row),
 `infos["action_mask"]`, and `envs.action_space.sample()` draws a legal action in every row.
+
+Illegal actions: `illegal_action="lose"` (the default) ends only that row's game, terminated
+with reward -1 (then autoreset like any other end), with `infos["illegal_action"]` and
+`infos["legal_actions"]` (masked by `infos["_illegal_action"]`); `"raise"` raises ValueError
+naming the row, the action and the legal ones, and no row changes. Actions that are not ints in
+0..num_actions-1 always raise.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from ..envs.core import Game, observation_box
 from ..training.opponents import SeatedGames
 from .single_agent import (
     episode_draws,
+    illegal_action_mode,
     learner_game,
     learner_seat,
     opponent_table,
@@ -57,8 +64,9 @@ class SingleAgentVectorEnv(SeatedGames, gym.vector.VectorEnv):
 
     def __init__(self, game: str | Game | AECEnv, num_envs: int, seat: int | str = "random",
                  opponents: Any = "heuristic", num_players: int | None = None,
-                 **options: Any):
+                 illegal_action: str = "lose", **options: Any):
         kernel = learner_game(game, num_players, options)
+        self.lose_illegal = illegal_action_mode(illegal_action, kernel)
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"{kernel.name}: num_envs must be a positive int, got {num_envs!r}")
         self.fixed_seat = learner_seat(seat, kernel)
@@ -110,15 +118,20 @@ class SingleAgentVectorEnv(SeatedGames, gym.vector.VectorEnv):
         actions = actions.astype(np.int64, copy=False)
         restart = self._autoreset.copy()
         live = ~restart
-        self.check_learner(actions, np.flatnonzero(live))
+        lost = self.check_learner(actions, np.flatnonzero(live), lose_illegal=self.lose_illegal)
         state = self.state
+        if lost.size:
+            legal = [np.flatnonzero(state.legal_action_mask[b]).tolist() for b in lost]
         if restart.any():  # next-step autoreset: these rows' actions are ignored
             idx = np.flatnonzero(restart)
             self._episodes[idx] += 1
             self._start(idx)
-        self.game.step(state, actions, where=live)
+        played = live.copy()
+        played[lost] = False
+        self.game.step(state, actions, where=played)
+        self.lose(lost)  # after the step, which clears every game's rewards
         reward = np.where(live, state.rewards[self.rows, self.seat], 0.0)
-        self.play_opponents(reward, restart)
+        self.play_opponents(reward, ~played)
         self._check_started(np.flatnonzero(restart))
         terminated = state.terminated.copy()
         truncated = state.truncated & ~terminated
@@ -126,10 +139,18 @@ class SingleAgentVectorEnv(SeatedGames, gym.vector.VectorEnv):
         infos = self._infos()
         if restart.any():
             infos["seat"], infos["_seat"] = self.seat.copy(), restart
-        if self._autoreset.any():
-            ended = self._autoreset.copy()
+        ended = self._autoreset & played  # by the rules, not by an illegal action
+        if ended.any():
             infos["final_scores"], infos["_final_scores"] = self.game.scores(state), ended
             infos["winners"], infos["_winners"] = self.game.winners(state), ended
+        if lost.size:
+            flagged = np.zeros(self.num_envs, bool)
+            flagged[lost] = True
+            infos["illegal_action"] = np.where(flagged, actions, -1)
+            infos["legal_actions"] = np.full(self.num_envs, None, dtype=object)
+            for b, ok in zip(lost, legal):
+                infos["legal_actions"][b] = ok
+            infos["_illegal_action"], infos["_legal_actions"] = flagged, flagged.copy()
         return self.learner_observation(), reward, terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
@@ -176,8 +197,10 @@ class SingleAgentVectorEnv(SeatedGames, gym.vector.VectorEnv):
 
 def make_vector_env(game: str | Game | AECEnv, num_envs: int, seat: int | str = "random",
                     opponents: Any = "heuristic", num_players: int | None = None,
-                    **options: Any) -> SingleAgentVectorEnv:
-    """`num_envs` copies of `make_single_agent(game, seat, opponents, num_players, **options)`
-    on one kernel batch, as a Gymnasium VectorEnv (next-step autoreset)."""
+                    illegal_action: str = "lose", **options: Any) -> SingleAgentVectorEnv:
+    """`num_envs` copies of `make_single_agent(game, seat, opponents, num_players,
+    illegal_action, **options)` on one kernel batch, as a Gymnasium VectorEnv (next-step
+    autoreset; "lose" ends only the row of the illegal action)."""
     return SingleAgentVectorEnv(game, num_envs, seat=seat, opponents=opponents,
-                                num_players=num_players, **options)
+                                num_players=num_players, illegal_action=illegal_action,
+                                **options)

@@ -184,22 +184,42 @@ class SeatedGames:
         self.seat[idx] = seats
         self.opp[idx] = self.opponents.seat_slots(np.asarray(seats, dtype=np.int64))
 
-    def check_learner(self, actions: np.ndarray, rows: np.ndarray | None = None) -> None:
-        """ValueError naming the game, the action and what is legal, when one of the learner's
-        actions (in `rows`, default all) is out of range or illegal."""
+    def check_learner(self, actions: np.ndarray, rows: np.ndarray | None = None,
+                      lose_illegal: bool = False) -> np.ndarray:
+        """ValueError naming the game, the action and what is allowed when one of the learner's
+        actions (in `rows`, default all) is out of range, in a finished game or illegal; with
+        `lose_illegal`, an illegal one is no error: the rows of those come back (int [k], for
+        `lose`), nothing else is checked again. Nothing changes either way."""
         rows = self.rows if rows is None else rows
         a = actions[rows]
         ok = (a >= 0) & (a < self.game.num_actions)
         ok[ok] = self.state.legal_action_mask[rows[ok], a[ok]]
         if ok.all():
-            return
-        j = int(np.flatnonzero(~ok)[0])
-        b = int(rows[j])
+            return rows[:0]
+        bad = rows[~ok]
+        a = actions[bad]
+        wrong = (a < 0) | (a >= self.game.num_actions) | self.state.done[bad]
+        if lose_illegal and not wrong.any():
+            return bad
+        j = int(np.flatnonzero(wrong)[0]) if wrong.any() else 0
+        b = int(bad[j])
         if self.state.done[b]:
             raise ValueError(f"{self.game.name}: game {b} is over; reset it before stepping")
         err = self.game._illegal_error(self.state, b, int(a[j]))
         raise ValueError(f"{err} (the learner's action: take the legal ones from "
                          "action_masks())") from None
+
+    def lose(self, idx: np.ndarray) -> None:
+        """The games at rows `idx` end now, lost by their learners' illegal actions: -1 for the
+        learner and 0 for every other seat, as PettingZoo's TerminateIllegalWrapper scores it
+        in the AEC `env()`."""
+        state = self.state
+        state.rewards[idx] = 0.0
+        state.rewards[idx, self.seat[idx]] = -1.0
+        state.terminated[idx] = True
+        state.truncated[idx] = False
+        state.current_player[idx] = -1
+        state.legal_action_mask[idx] = False
 
     def learner_observation(self) -> np.ndarray:
         """float32 [B, obs_size]: what each game's learner sees now."""

@@ -1,15 +1,18 @@
-"""The single-seat Gymnasium env: the checkers, masks, seeding, opponents, errors, and the AEC
-env's game seen from one seat."""
+"""The single-seat Gymnasium env: the checkers, masks, illegal actions, seeding, opponents,
+errors, and the AEC env's game seen from one seat."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 import warnings
 
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.utils import env_checker, passive_env_checker
+from gymnasium.utils import passive_env_checker
+from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+from gymnasium.utils.env_checker import data_equivalence
 from heistbench.agents.base import Policy
 from heistbench.integrations import REGISTERED_BOTS, env_id, make_single_agent
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
@@ -75,28 +78,14 @@ def test_sb3_check_env_passes(name, n):
 
 
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
-def test_gymnasium_checks_pass(name, n):
-    """Gymnasium's check_env, check by check. Its step-determinism check steps an action it
-    sampled before its seeded reset, which the new game need not allow (an illegal action
-    raises); the same check with the action sampled after the reset is run instead."""
-    env = make_single_agent(name, num_players=n, render_mode="ansi")
+def test_gymnasium_check_env_passes(name, n):
+    """Gymnasium's whole check_env, on the env of a registered id (its spec lets the checker
+    make it in every render mode and close it). Its step-determinism check steps an action
+    sampled before its seeded reset, often illegal in the new game: the game is lost, twice
+    alike."""
+    env = gymnasium.make(env_id(name, "heuristic"), num_players=n, render_mode="ansi")
     with no_warnings():
-        env_checker.check_action_space(env.action_space)
-        env_checker.check_observation_space(env.observation_space)
-        env_checker.check_reset_return_type(env)
-        env_checker.check_reset_seed_determinism(env)
-        env_checker.check_reset_options(env)
-        passive_env_checker.env_reset_passive_checker(env)
-        passive_env_checker.env_step_passive_checker(env, env.action_space.sample())
-        env_checker.check_returned_data_not_reused(env)
-        passive_env_checker.env_render_passive_checker(env)
-    steps = []
-    for _ in range(2):
-        env.reset(seed=123)
-        env.action_space.seed(123)
-        steps.append(env.step(env.action_space.sample()))
-    assert env_checker.data_equivalence(steps[0], steps[1])
-    assert steps[0][3] is False
+        gymnasium_check_env(env.unwrapped)
 
 
 @pytest.mark.parametrize("name", envs.GAMES)
@@ -109,6 +98,9 @@ def test_registered_ids_make_the_env(name):
         obs, info = env.reset(seed=0)
         assert obs in env.observation_space
         env.step(env.action_space.sample())
+    assert env.unwrapped.lose_illegal  # the default, also in the spec
+    assert env.spec.kwargs["illegal_action"] == "lose"
+    assert not gymnasium.make(env_id(name, "random"), illegal_action="raise").unwrapped.lose_illegal
     for mode in ("ansi", "human"):  # what check_env's render check does with a spec
         env = gymnasium.make(env_id(name, "random"), render_mode=mode)
         env.reset(seed=0)
@@ -141,7 +133,7 @@ def test_masks_are_the_learners_legal_actions(name, n):
 
 
 def test_illegal_and_malformed_actions_raise():
-    env = make_single_agent("grifters", opponents="random")
+    env = make_single_agent("grifters", opponents="random", illegal_action="raise")
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
     env.reset(seed=0)
@@ -163,6 +155,94 @@ def test_illegal_and_malformed_actions_raise():
         env.step(0)
 
 
+
+def first_illegal(env) -> int:
+    return int(np.flatnonzero(~env.action_masks())[0])
+
+
+def replay(env, steps: int = 6) -> list:
+    """`steps` steps of the lowest legal action (or to the episode's end); the transitions."""
+    out = []
+    for _ in range(steps):
+        out.append(env.step(int(env.action_masks().argmax())))
+        if out[-1][2] or out[-1][3]:
+            break
+    return out
+
+
+def same_transitions(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(data_equivalence(x, y) for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_an_illegal_action_loses_the_game_by_default(name, n):
+    """As in the AEC env(): the episode ends at once, terminated, -1 for the learner (0 for the
+    others, in the kernel's rewards), and the info says what was played and what was legal."""
+    env = make_single_agent(name, num_players=n, opponents="random")
+    env.reset(seed=3)
+    for _ in range(3):  # not only the first decision
+        env.step(env.action_space.sample())
+    legal = np.flatnonzero(env.action_masks()).tolist()
+    bad, seat = first_illegal(env), int(env.seat[0])
+    obs, reward, terminated, truncated, info = env.step(bad)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info["illegal_action"] == bad and info["legal_actions"] == legal
+    assert "final_scores" not in info and not info["action_mask"].any()
+    assert obs in env.observation_space
+    np.testing.assert_array_equal(obs, env.game.observe(env.state, env.seat)[0])
+    st = env.state
+    assert st.terminated[0] and not st.truncated[0] and st.current_player[0] == -1
+    np.testing.assert_array_equal(st.rewards[0], np.where(np.arange(n) == seat, -1.0, 0.0))
+    assert not env.action_masks().any()
+    with pytest.raises(ValueError, match="is over; reset"):
+        env.step(legal[0])
+    obs, info = env.reset()  # the next episode plays as usual
+    assert env.action_masks().any() and "illegal_action" not in info
+    assert len(replay(env, steps=3)) >= 1
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_illegal_action_raise_changes_nothing(name, n):
+    """With illegal_action="raise" an illegal action raises, naming it and the legal ones; the
+    game, the opponents' random streams and the action space are as before, so the next legal
+    steps play as in a twin env that never saw it."""
+    env = make_single_agent(name, num_players=n, opponents="random", illegal_action="raise")
+    twin = make_single_agent(name, num_players=n, opponents="random")
+    for e in (env, twin):
+        e.reset(seed=8)
+        e.action_space.seed(8)
+        e.step(int(e.action_masks().argmax()))
+    before, legal = env.state.copy(), np.flatnonzero(env.action_masks())
+    bad = first_illegal(env)
+    listed = ", ".join(f"{a} ({env.game.action_name(a)})" for a in legal)
+    with pytest.raises(ValueError, match=rf"action {bad} \(.*\) is illegal .*; legal: "
+                                         rf"{re.escape(listed)} \(the learner's action"):
+        env.step(bad)
+    assert env.state == before
+    np.testing.assert_array_equal(env.action_space.legal, twin.action_masks().astype(np.int8))
+    assert env.action_space.sample() == twin.action_space.sample()
+    assert same_transitions(replay(env), replay(twin))
+
+
+@pytest.mark.parametrize("illegal_action", ["lose", "raise"])
+def test_malformed_and_out_of_range_actions_always_raise(illegal_action):
+    """They are no moves: neither mode plays them, and nothing changes."""
+    env = make_single_agent("vaults", opponents="random", illegal_action=illegal_action)
+    twin = make_single_agent("vaults", opponents="random")
+    env.reset(seed=2), twin.reset(seed=2)
+    before = env.state.copy()
+    n = env.game.num_actions
+    for bad, message in [(n, rf"action {n} is out of range; actions are 0..{n - 1}"),
+                         (-1, "action -1 is out of range"),
+                         (np.uint64(2**63), "out of range"), (True, "must be an int"),
+                         (1.0, "must be an int"), ("3", "must be an int"), (None, "must be an int"),
+                         ([0, 1], "must be an int"), (np.array([0.5]), "must be an int")]:
+        with pytest.raises(ValueError, match=message):
+            env.step(bad)
+        assert env.state == before
+    assert same_transitions(replay(env), replay(twin))
+
+
 def test_bad_arguments_name_what_is_allowed():
     cases = [
         (dict(game="poker"), "unknown game 'poker'; available: big_score_v1"),
@@ -174,6 +254,9 @@ def test_bad_arguments_name_what_is_allowed():
         (dict(game="grifters", num_players=3, opponents=["random"]), "need 2 opponent"),
         (dict(game="grifters", num_players=7), "num_players"),
         (dict(game="grifters", render_mode="rgb_array"), "render_mode must be None"),
+        (dict(game="grifters", illegal_action="penalize"),
+         "grifters_v1: illegal_action must be 'lose' or 'raise', got 'penalize'"),
+        (dict(game="grifters", illegal_action=None), "illegal_action must be 'lose' or 'raise'"),
         (dict(game="grifters", colour="red"), "colour"),
         (dict(game=envs.game("grifters", num_players=3), num_players=2), "own options"),
         (dict(game=42), "game must be a game name"),
@@ -324,7 +407,7 @@ def test_maskable_ppo_learns_on_the_registered_env_out_of_the_box():
     action would raise."""
     from sb3_contrib import MaskablePPO
 
-    env = gymnasium.make("heistbench/grifters-vs-heuristic-v1")
+    env = gymnasium.make("heistbench/grifters-vs-heuristic-v1", illegal_action="raise")
     model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0,
                         device="cpu", policy_kwargs={"net_arch": [16]})
     model.learn(256)

@@ -80,7 +80,7 @@ def test_seeded_resets_replay_everything_random_opponents_included():
 
 
 def test_masks_sampling_and_errors():
-    env = make_vector_env("grifters", 16, opponents="heuristic")
+    env = make_vector_env("grifters", 16, opponents="heuristic", illegal_action="raise")
     with pytest.raises(RuntimeError, match="reset"):
         env.step(np.zeros(16, np.int64))
     obs, infos = env.reset(seed=0)
@@ -118,6 +118,97 @@ def test_masks_sampling_and_errors():
         make_vector_env("grifters", 0)
     with pytest.raises(ValueError, match="seat must be"):
         make_vector_env("grifters", 4, seat=5)
+    with pytest.raises(ValueError, match="illegal_action must be 'lose' or 'raise', got 'skip'"):
+        make_vector_env("grifters", 4, illegal_action="skip")
+
+
+def twins(name: str, n: int, illegal_action: str, B: int = 4, seed: int = 30):
+    """A vector env and its twin (default options), reset alike, deterministic opponents."""
+    pair = [make_vector_env(name, B, opponents=Highest(), num_players=n, **kw)
+            for kw in ({"illegal_action": illegal_action}, {})]
+    for env in pair:
+        env.reset(seed=seed)
+    return pair
+
+
+def assert_rows_equal(a: tuple, b: tuple, rows) -> None:
+    for x, y in zip(a[:4], b[:4]):
+        np.testing.assert_array_equal(x[rows], y[rows])
+    np.testing.assert_array_equal(a[4]["action_mask"][rows], b[4]["action_mask"][rows])
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_an_illegal_action_loses_only_its_rows_game(name, n):
+    """Row 1 plays an illegal action: its game ends (terminated, -1, the info says what was
+    played and what was legal) and autoresets into the next episode of its seed; every other
+    row plays on as in a twin env whose row 1 played legally."""
+    env, twin = twins(name, n, "lose")
+    masks = env.action_masks()
+    actions = lowest(masks)
+    bad = actions.copy()
+    bad[1] = np.flatnonzero(~masks[1])[0]
+    obs, rew, term, trunc, infos = env.step(bad)
+    others = [0, 2, 3]
+    assert_rows_equal((obs, rew, term, trunc, infos), twin.step(actions), others)
+    assert (rew[1], term[1], trunc[1]) == (-1.0, True, False)
+    np.testing.assert_array_equal(infos["_illegal_action"], [False, True, False, False])
+    assert infos["illegal_action"][1] == bad[1]
+    assert infos["legal_actions"][1] == np.flatnonzero(masks[1]).tolist()
+    assert not infos.get("_final_scores", np.zeros(4, bool))[1]
+    assert not env.action_masks()[1].any() and env.state.current_player[1] == -1
+    # next step: row 1 autoresets (its action ignored) into episode 1 of seed 31
+    obs, rew, term, trunc, infos = env.step(lowest(env.action_masks()))
+    single = make_single_agent(name, opponents=Highest(), num_players=n)
+    single.reset(seed=31)
+    first, info = single.reset()
+    np.testing.assert_array_equal(obs[1], first)
+    assert (rew[1], term[1], trunc[1]) == (0.0, False, False)
+    assert infos["_seat"][1] and infos["seat"][1] == info["seat"]
+    assert "_illegal_action" not in infos
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_illegal_action_raise_changes_no_row(name, n):
+    """With "raise", an illegal action in one row raises, naming it, while another row waits
+    for its autoreset; no row changes, nor the autoreset, so the next steps play as in the
+    twin env that never saw it."""
+    env, twin = twins(name, n, "raise")
+    for _ in range(5000):  # to a step after which some row waits for its autoreset
+        actions = lowest(env.action_masks())
+        out = env.step(actions)
+        assert_rows_equal(out, twin.step(actions), slice(None))
+        if (out[2] | out[3]).any():
+            break
+    pending = out[2] | out[3]
+    assert pending.any() and not pending.all()
+    masks = env.action_masks()
+    live = np.flatnonzero(masks.any(axis=1))
+    bad = lowest(masks)
+    row = int(live[0])
+    bad[row] = np.flatnonzero(~masks[row])[0]
+    before, episodes = env.state.copy(), env._episodes.copy()
+    with pytest.raises(ValueError, match=rf"game {row}: action {bad[row]} .* is illegal .*legal"):
+        env.step(bad)
+    assert env.state == before and (env._episodes == episodes).all()
+    np.testing.assert_array_equal(env._autoreset, pending)
+    for _ in range(20):
+        actions = lowest(env.action_masks())
+        assert_rows_equal(env.step(actions), twin.step(actions), slice(None))
+
+
+def test_malformed_and_out_of_range_actions_always_raise():
+    env, twin = twins("vaults", 2, "lose")
+    before = env.state.copy()
+    n = env.game.num_actions
+    for bad, message in [(np.full(4, n), f"game 0: action {n} is out of range"),
+                         (np.array([0, 0, -1, 0]), "game 2: action -1 is out of range"),
+                         (np.zeros(4), "ints of shape"), (np.zeros(3, np.int64), "ints of shape"),
+                         ([True] * 4, "ints of shape")]:
+        with pytest.raises(ValueError, match=message):
+            env.step(bad)
+        assert env.state == before
+    actions = lowest(env.action_masks())
+    assert_rows_equal(env.step(actions), twin.step(actions), slice(None))
 
 
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
