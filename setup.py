@@ -1,7 +1,8 @@
 """Maps the top-level folders onto the `heistbench` import name.
 
 The repository keeps the design card's layout (envs/, agents/, training/, configs/ at the top)
-while users import `heistbench.envs`, `heistbench.agents`, `heistbench.training`.
+while users import `heistbench.envs`, `heistbench.agents`, `heistbench.training`,
+`heistbench.integrations`.
 """
 
 from pathlib import Path
@@ -13,6 +14,7 @@ ROOTS = {
     "envs": "heistbench.envs",
     "agents": "heistbench.agents",
     "training": "heistbench.training",
+    "integrations": "heistbench.integrations",
     "configs": "heistbench.configs",
 }
 

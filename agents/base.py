@@ -14,12 +14,19 @@ class Policy:
     may pass every game of its batch; the kernel ignores the actions of finished games."""
 
     name: str = "policy"
+    rng: np.random.Generator | None = None  # the stream of a policy that draws at random
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
     def reset(self) -> None:
         """Forget per-game memory (policies that keep none need not override)."""
+
+    def seed(self, seed: int | None) -> None:
+        """Restart the policy's random stream, so that a seeded env replays its opponents'
+        moves too (policies that draw nothing at random have none to restart)."""
+        if self.rng is not None:
+            self.rng = np.random.default_rng(seed)
 
 
 def action_mask(mask: np.ndarray, num_actions: int | None = None,

@@ -49,3 +49,15 @@ def test_policies_take_rows_of_finished_games(name, partly_finished):
         assert (policy.act(obs[over], mask[over]) == 0).all()
         with pytest.raises(ValueError, match="action mask must be"):
             policy.act(obs, mask[:, :-1])
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic"])
+def test_seed_restarts_a_policys_random_stream(spec):
+    game = envs.game("big_score", num_players=3)
+    state = game.init(np.arange(64))
+    obs, mask = game.observe(state, state.current_player), state.legal_action_mask
+    policy = make_policy(spec, game, seed=1)
+    policy.seed(5)
+    first = [policy.act(obs, mask) for _ in range(3)]
+    policy.seed(5)
+    np.testing.assert_array_equal(first, [policy.act(obs, mask) for _ in range(3)])
