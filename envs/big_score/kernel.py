@@ -7,6 +7,7 @@ shows each field as a view with the batch axis first (`state.hands` is [B, N, 12
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import ClassVar
 
@@ -119,6 +120,10 @@ class BigScoreGame(CompiledGame):
                               "in age order, the youngest (highest seat) gets it; or the lowest "
                               "seat; or random", R.FP_RULES),
     }
+    # a JoAT window: plain replays of the round's draft drawn for one that agrees with the
+    # reveals so far, then replays built to agree (README › Determinization: how often each)
+    REVEAL_TRIES: ClassVar[int] = 32
+    PLANT_TRIES: ClassVar[int] = 8
     STATE_FIELDS = R.STATE_FIELDS
     CONFIG_FIELDS = R.CONFIG_FIELDS
     state_cls = BigScoreState
@@ -232,7 +237,9 @@ class BigScoreGame(CompiledGame):
         Kept: all public state (the jobs, every revealed card, how many cards each player
         holds, has drafted and has still to assign, the Training piles, the bag's contents),
         the player's own cards and choices, and what he saw of this round's draft: every hand
-        that passed through his hands is where the draft took it (README › Determinization).
+        that passed through his hands is where the draft took it, and in a JoAT window each
+        opponent's cards of the round hold those he has revealed on this round's jobs so far
+        (README › Determinization).
         Redrawn: the crew cards he has not seen (the deck order, the opponents' earlier
         face-down discards, the parts of this round's hands he never held, and which opponent
         took which of the cards he passed on), where the opponents' cards of this round lie
@@ -254,7 +261,7 @@ class BigScoreGame(CompiledGame):
     def _redeal(self, s: BigScoreState, b: int, me: int, r: np.random.Generator) -> None:
         """`resample_hidden` for game b: the crew cards (this round's draft replayed where it
         is known, else one pool), the unseen jobs, the pending secret choices."""
-        if not (s.phase[b] in (DRAFT, ASSIGN) and self._redraft(s, b, me, r)):
+        if not (s.phase[b] in (DRAFT, ASSIGN, JOAT) and self._redraft(s, b, me, r)):
             self._redeal_pool(s, b, me, r)
         jp = int(s.job_ptr[b])
         s.job_deck[b, jp:] = r.permutation(s.job_deck[b, jp:])
@@ -272,11 +279,13 @@ class BigScoreGame(CompiledGame):
                 s.boss_choice[b, q] = r.integers(0, 2)
 
     # -- the draft of this round, replayed as the player saw it ----------------------------------
-    def _packets(self, s: BigScoreState, b: int) -> tuple[np.ndarray, int, int] | None:
+    def _packets(self, s: BigScoreState,
+                 b: int) -> tuple[np.ndarray, int, int, np.ndarray] | None:
         """This round's draft as the rules played it: `content[k, t]` [n, h, 12] is the hand
         dealt to seat k as it stood at pick step t (before that step's pick), for every step
-        whose hands were held (t <= last); with the pass direction and `last`. None if the
-        state did not come from a dealt round (a crafted position)."""
+        whose hands were held (t <= last); with the pass direction, `last`, and `shown`
+        [n, 12], the cards each seat has revealed on this round's jobs (none before a JoAT
+        window). None if the state did not come from a dealt round (a crafted position)."""
         n, h = self.num_players, self.hand_size
         stage = int(s.stage[b])
         if not ROUND1 <= stage <= ROUND3:
@@ -295,15 +304,20 @@ class BigScoreGame(CompiledGame):
                 content[k, t] = content[k, t - 1]
                 content[k, t, kind] -= 1
         took = self._taken(s.pick_log[b, :n].astype(np.int64), content[:, last], d, last)
+        shown = np.zeros((n, 12), np.int64)
         for k in range(n):
             q = (k + d * last) % n
             if s.phase[b] == DRAFT:
                 if (s.hands[b, q] != content[k, last]).any() or (s.picks[b, q] != took[q]).any():
                     return None
-            elif (s.ahand[b, q] + s.assign[b, q].sum(axis=0)
-                  != took[q] + s.returned[b, q]).any():
+                continue
+            shown[q] = took[q] + s.returned[b, q] - s.ahand[b, q] - s.assign[b, q].sum(axis=0)
+            if (shown[q] < 0).any() or shown[q].sum() != s.contrib[b, q].sum():
                 return None
-        return content, d, last
+        face_up = s.pile[b].sum(axis=1) - (s.inside[b] >= 0)  # the seats' cards on each job
+        if (face_up != s.contrib[b, :n].sum(axis=0)).any():
+            return None
+        return content, d, last, shown
 
     def _taken(self, log: np.ndarray, held: np.ndarray, d: int, last: int) -> np.ndarray:
         """[n, 12]: the cards each seat has drafted by step `last`, from the picks `log` and
@@ -320,73 +334,244 @@ class BigScoreGame(CompiledGame):
         return took
 
     def _redraft(self, s: BigScoreState, b: int, me: int, r: np.random.Generator) -> bool:
-        """Replay this round's draft in a world `me` cannot tell from the true one: every hand
-        he held holds what it held; a hand before he first held it lost cards drawn from the
-        unseen ones; the cards he passed on leave it one per step to the seats it passes, in a
-        random order (up to the next time he holds it again, which fixes the set); a hand he
-        never held is drawn whole from the unseen cards. Each opponent's picks are uniformly
-        random among the cards so placed. False if there is no draft to replay."""
+        """This round's draft replayed (`_replay`), then each opponent's cards of the round
+        put back: his hand and picks while drafting, else his face-down cards (less those he
+        has revealed, in a JoAT window: `_replay_to_reveals`) as the rules allow. False if
+        there is no draft to replay, or no replay agrees with the reveals."""
         found = self._packets(s, b)
         if found is None:
             return False
-        content, d, last = found
+        content, d, last, shown = found
         n, h = self.num_players, self.hand_size
-        holder = lambda k, t: (k + d * t) % n  # noqa: E731
-        sights = [[t for t in range(last + 1) if holder(k, t) == me] for k in range(n)]
-        known = sum(content[k, ks[0]] for k, ks in enumerate(sights) if ks)
+        phase = int(s.phase[b])
+        if phase == JOAT:
+            agreed = self._replay_to_reveals(s, b, me, content, d, last, shown, r)
+            if agreed is None:
+                return False
+            (deal, log, now, unseen), seen = agreed
+        else:
+            deal, log, now, unseen = self._replay(s, b, me, content, d, last, r)
+            seen = np.zeros((n, 12), np.int64)
+        took = self._taken(log, now, d, last)
+        start = int(s.deal_ptr[b])
+        s.crew_deck[b, start:start + n * h] = deal
+        s.pick_log[b, :n] = log
         opp = [q for q in range(n) if q != me]
-        pool = (np.bincount(s.crew_deck[b, s.crew_ptr[b]:].astype(np.int64), minlength=12)
+        pos = 0
+        for q in opp:
+            size = int(s.trash[b, q].sum())
+            s.trash[b, q] = np.bincount(unseen[pos:pos + size], minlength=12)
+            pos += size
+        s.crew_deck[b, s.crew_ptr[b]:] = unseen[pos:]
+        if phase == DRAFT:
+            for k in range(n):
+                q = (k + d * last) % n
+                if q != me:
+                    s.hands[b, q], s.picks[b, q] = now[k], took[q]
+            return True
+        for q in opp:
+            self._replace_round(s, b, q, took[q] + s.returned[b, q] - seen[q], r)
+        return True
+
+    def _sights(self, me: int, d: int, last: int) -> list[list[int]]:
+        """The pick steps up to `last` at which `me` held each hand."""
+        n = self.num_players
+        return [[t for t in range(last + 1) if (k + d * t) % n == me] for k in range(n)]
+
+    def _unseen(self, s: BigScoreState, b: int, me: int, content: np.ndarray,
+                sights: list[list[int]]) -> np.ndarray:
+        """[12]: the crew cards `me` has not seen: the deck, the opponents' earlier face-down
+        discards, and the cards of this round's deal he never held."""
+        known = sum(content[k, ks[0]] for k, ks in enumerate(sights) if ks)
+        opp = [q for q in range(self.num_players) if q != me]
+        return (np.bincount(s.crew_deck[b, s.crew_ptr[b]:].astype(np.int64), minlength=12)
                 + s.trash[b, opp].sum(axis=0) + content[:, 0].sum(axis=0) - known)
+
+    def _replay(self, s: BigScoreState, b: int, me: int, content: np.ndarray, d: int,
+                last: int, r: np.random.Generator, given: dict[tuple[int, int], int] | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One draft `me` cannot tell from the true one (`content`, `d`, `last` as
+        `_packets` gives them): every hand he held holds what it held; a hand before he first
+        held it lost cards drawn from the unseen ones; the cards he passed on leave it one per
+        step to the seats it passes, in a random order (up to the next time he holds it
+        again, which fixes the set); a hand he never held is drawn whole from the unseen
+        cards. Each opponent's picks are uniformly random among the cards so placed, but for
+        the cards `given` {(hand, step): kind} (`_plant_reveals`). Returns the deal (kinds in
+        deck order), the picks (as `pick_log`), the hands as they stand at `last` [n, 12],
+        and the unseen cards left over, shuffled (the opponents' earlier discards, then the
+        deck)."""
+        n, h = self.num_players, self.hand_size
+        given = given or {}
+        holder = lambda k, t: (k + d * t) % n  # noqa: E731
+        sights = self._sights(me, d, last)
+        pool = self._unseen(s, b, me, content, sights)
+        for (k, t), kind in given.items():
+            if not sights[k] or t < sights[k][0]:
+                pool[kind] -= 1  # a given card from the unseen ones
         cards = r.permutation(np.repeat(np.arange(12), pool))
         pos = 0
         log = s.pick_log[b, :n].astype(np.int64)
-        start = int(s.deal_ptr[b])
+        deal = np.zeros(n * h, np.int64)
         now = np.zeros((n, 12), np.int64)
         for k in range(n):
             first = sights[k][0] if sights[k] else last + 1
-            early = cards[pos:pos + (first if sights[k] else h)]  # before he first held it
-            pos += early.size
+            early = np.zeros(first if sights[k] else h, np.int64)  # before he first held it
+            for t in range(early.size):
+                if (k, t) in given:
+                    early[t] = given[k, t]
+                else:
+                    early[t], pos = cards[pos], pos + 1
             hand = (content[k, first].copy() if sights[k]
                     else np.zeros(12, np.int64)) + np.bincount(early, minlength=12)
-            s.crew_deck[b, start + k * h:start + (k + 1) * h] = r.permutation(
-                np.repeat(np.arange(12), hand))
+            deal[k * h:(k + 1) * h] = r.permutation(np.repeat(np.arange(12), hand))
             for t in range(last):
                 q = holder(k, t)
                 if q == me:
                     kind = int(log[me, t])
                 elif t < first:
                     kind = int(early[t])
+                elif (k, t) in given:
+                    kind = given[k, t]
                 else:
                     later = [u for u in sights[k] if u > t]
-                    left = hand - content[k, later[0]] if later else hand
+                    left = hand - content[k, later[0]] if later else hand.copy()
+                    for u in range(t + 1, later[0] if later else last + 1):
+                        if (k, u) in given:  # kept for a later seat of this stretch
+                            left[given[k, u]] -= 1
                     kind = int(r.choice(12, p=left / left.sum()))
                 log[q, t] = kind
                 hand[kind] -= 1
             now[k] = hand
-        s.pick_log[b, :n] = log
-        for q in opp:
-            s.trash[b, q] = np.bincount(cards[pos:pos + s.trash[b, q].sum()], minlength=12)
-            pos += int(s.trash[b, q].sum())
-        s.crew_deck[b, s.crew_ptr[b]:] = cards[pos:]
-        took = self._taken(log, now, d, last)
+        return deal, log, now, cards[pos:]
+
+    # -- a JoAT window: the replay must agree with the reveals so far ---------------------------
+    def _replay_to_reveals(self, s: BigScoreState, b: int, me: int, content: np.ndarray,
+                           d: int, last: int, shown: np.ndarray, r: np.random.Generator
+                           ) -> tuple[tuple[np.ndarray, ...], np.ndarray] | None:
+        """A replay of the draft (as `_replay` gives it) in which the seats can have revealed
+        what this round's jobs show, with the cards each seat revealed [n, 12]: the first of
+        `REVEAL_TRIES` plain replays that agrees (`_split_reveals`), else one of
+        `PLANT_TRIES` built to agree (`_plant_reveals`); None if none is found."""
+        n = self.num_players
+        for _ in range(self.REVEAL_TRIES):
+            world = self._replay(s, b, me, content, d, last, r)
+            held = self._taken(world[1], world[2], d, last) + s.returned[b, :n]
+            seen = self._split_reveals(s, b, me, shown, held, r)
+            if seen is not None:
+                return world, seen
+        for _ in range(self.PLANT_TRIES):
+            planted = self._plant_reveals(s, b, me, content, d, last, shown, r)
+            if planted is not None:
+                given, seen = planted
+                return self._replay(s, b, me, content, d, last, r, given), seen
+        return None
+
+    def _share_out(self, s: BigScoreState, b: int, me: int, most: np.ndarray,
+                   fits: Callable[[np.ndarray, bool], bool],
+                   r: np.random.Generator) -> np.ndarray | None:
+        """[n, 6]: the cards each seat revealed on this round's jobs by type, in one way that
+        the public record allows (each revealed job's pile by type, less the Inside Man card,
+        and how many cards each seat sent to it), each seat q at most `most[q]` [6] by type,
+        `fits` as `share_piles` calls it; None if there is none. `me`'s share first: his
+        cards are the best known (which of them went to which job is his memory, not the
+        state's, so they are shared out with the others')."""
+        n = self.num_players
+        sent = s.contrib[b, :n].astype(np.int64)
+        jobs = np.flatnonzero(sent.sum(axis=0))
+        piles = s.pile[b, jobs].astype(np.int64)
+        for i, p in enumerate(jobs):
+            if s.inside[b, p] >= 0:
+                piles[i, s.inside[b, p]] -= 1
+        order = [me] + [q for q in range(n) if q != me]
+        back = np.argsort(order)
+        types = share_piles(piles, sent[order][:, jobs], most[order],
+                            lambda totals, done: fits(totals[back], done), r)
+        return None if types is None else types[back]
+
+    def _split_reveals(self, s: BigScoreState, b: int, me: int, shown: np.ndarray,
+                       held: np.ndarray, r: np.random.Generator) -> np.ndarray | None:
+        """[n, 12]: what each seat revealed on this round's jobs in a world whose draft gave
+        each opponent `held` [n, 12] this round (`me`'s row: `shown[me]`), drawn at random
+        from the ways the public record allows (`_share_out`, then `share_experts`), or None
+        if there is none: the piles show types per job, and the kinds revealed in all
+        (`shown` summed: the face-up count grew by it and the Inside Man cards)."""
+        cards = held.copy()
+        cards[me] = shown[me]
+        plain, expert = cards[:, 0::2], cards[:, 1::2]
+        experts = shown[:, 1::2].sum(axis=0)
+        types = self._share_out(s, b, me, plain + expert,
+                                lambda t, done: not done or experts_fit(t, plain, expert, experts),
+                                r)
+        return None if types is None else share_experts(types, plain, expert, experts, r)
+
+    def _plant_reveals(self, s: BigScoreState, b: int, me: int, content: np.ndarray, d: int,
+                       last: int, shown: np.ndarray, r: np.random.Generator
+                       ) -> tuple[dict[tuple[int, int], int], np.ndarray] | None:
+        """The revealed cards placed into the draft first, for a replay that agrees with the
+        reveals when plain replays rarely do (most cards of the round revealed). Each
+        opponent's places in the draft: the steps at which a hand gave him a card, one of
+        the unseen cards (before `me` first held it) or one of the cards that left it
+        between two times `me` held it (or after the last). The reveals are shared out among
+        the seats (`_share_out`) only as far as those places can give each his share
+        (`place_cards`, by type while sharing, then by kind), less his Training cards taken
+        back. Returns the cards given {(hand, step): kind} and what each seat revealed
+        [n, 12]; None if no way was found."""
+        n = self.num_players
+        holder = lambda k, t: (k + d * t) % n  # noqa: E731
+        sights = self._sights(me, d, last)
+        sources = [self._unseen(s, b, me, content, sights)]
+        places = []  # (hand, step, seat, source)
         for k in range(n):
-            q = holder(k, last)
-            if q == me:
-                continue
-            if s.phase[b] == DRAFT:
-                s.hands[b, q], s.picks[b, q] = now[k], took[q]
-        if s.phase[b] == ASSIGN:
-            for q in opp:
-                self._replace_round(s, b, q, took[q] + s.returned[b, q], r)
-        return True
+            for t in range(last + 1):
+                before = [u for u in sights[k] if u < t]
+                if holder(k, t) == me:
+                    continue
+                if before and before[-1] == t - 1:  # the cards that leave hand k from now on
+                    after = [u for u in sights[k] if u > t]
+                    sources.append(content[k, t] - (content[k, after[0]] if after else 0))
+                places.append((k, t, holder(k, t), len(sources) - 1 if before else 0))
+        back = s.returned[b, :n].astype(np.int64)
+        back_types = back[:, 0::2] + back[:, 1::2]
+        most = back.copy()  # the most of each kind (type) each seat can have, not counting
+        most_types = back_types.copy()  # that each place gives one card only
+        for _k, _t, q, i in places:
+            most[q] += sources[i] > 0
+            most_types[q] += (sources[i][0::2] + sources[i][1::2]) > 0
+        most[me], most_types[me] = shown[me], shown[me, 0::2] + shown[me, 1::2]
+        by_type = [x[0::2] + x[1::2] for x in sources]
+        plain, expert = most[:, 0::2], most[:, 1::2]
+        experts = shown[:, 1::2].sum(axis=0)
+        found = {}
+
+        def fits(types: np.ndarray, done: bool) -> bool:
+            need = np.maximum(types - back_types, 0)
+            need[me] = 0
+            if not done:
+                return place_cards(need, places, by_type, r) is not None
+            if not experts_fit(types, plain, expert, experts):
+                return False
+            for _ in range(self.PLANT_TRIES):
+                seen = share_experts(types, plain, expert, experts, r)
+                need = np.maximum(seen - back, 0)
+                need[me] = 0
+                given = place_cards(need, places, sources, r)
+                if given is not None:
+                    found["given"], found["seen"] = given, seen
+                    return True
+            return False
+
+        if self._share_out(s, b, me, most_types, fits, r) is None:
+            return None
+        given = {(places[i][0], places[i][1]): kind for i, kind in found["given"].items()}
+        return given, found["seen"]
 
     # -- otherwise: one pool of the unseen cards ---------------------------------------------
     def _redeal_pool(self, s: BigScoreState, b: int, me: int, r: np.random.Generator) -> None:
-        """The crew cards outside a draft to replay (a JoAT window, Act II, a crafted
-        position): one pool of the deck, the opponents' draft hands, picks, earlier face-down
-        discards and this round's unrevealed cards, dealt back in the same numbers. A
-        consistent superset (README › Determinization): it does not condition on the draft
-        hands `me` saw."""
+        """The crew cards outside a draft to replay (Act II, a crafted position, a JoAT
+        window that no replay agrees with): one pool of the deck, the opponents' draft hands,
+        picks, earlier face-down discards and this round's unrevealed cards, dealt back in the
+        same numbers. A consistent superset (README › Determinization): it does not condition
+        on the draft hands `me` saw."""
         opp = [q for q in range(self.num_players) if q != me]
         pool = np.bincount(s.crew_deck[b, s.crew_ptr[b]:].astype(np.int64), minlength=12)
         fixed, sizes = {}, {}
@@ -450,6 +635,117 @@ class BigScoreGame(CompiledGame):
                 targets.append(int(TRAINING))
             targets.append(int(UNASSIGNED))
             s.assign[b, q, targets[r.integers(len(targets))], k] += 1
+
+
+# == sharing out the revealed cards (resample_hidden in a JoAT window) =============================
+def count_vectors(most: np.ndarray, size: int) -> list[np.ndarray]:
+    """Every count vector x <= `most` (elementwise) of total `size`."""
+    if most.size == 1:
+        return [np.array([size])] if size <= most[0] else []
+    out = []
+    for x in range(min(int(most[0]), size) + 1):
+        out += [np.concatenate(([x], rest)) for rest in count_vectors(most[1:], size - x)]
+    return out
+
+
+def share_piles(piles: np.ndarray, sent: np.ndarray, most: np.ndarray,
+                fits: Callable[[np.ndarray, bool], bool],
+                r: np.random.Generator) -> np.ndarray | None:
+    """[n, types]: the cards each seat sent, by type, in one way to share out the job piles
+    `piles` [J, types] so that seat q sent `sent[q, j]` cards to job j and `most[q]` at most
+    by type in all; `fits(totals, done)` must hold for the totals so far (done: all shared).
+    A depth-first search that tries each seat's shares in a random order: whether a way
+    exists is exact (as far as `fits` is), the way found is random (not uniform)."""
+    n, jobs = sent.shape
+    dead: set[bytes] = set()  # (job, seat, pile left, totals) already searched in vain
+
+    def search(j: int, q: int, left: np.ndarray, totals: np.ndarray) -> np.ndarray | None:
+        if q == n:
+            if j + 1 == jobs:
+                return totals if fits(totals, True) else None
+            j, q, left = j + 1, 0, piles[j + 1]
+        key = bytes([j, q]) + left.tobytes() + totals.tobytes()
+        if key in dead:
+            return None
+        shares = count_vectors(np.minimum(left, most[q] - totals[q]), int(sent[q, j]))
+        for i in r.permutation(len(shares)):
+            more = totals.copy()
+            more[q] += shares[i]
+            if sent[q, j] and not fits(more, False):
+                continue
+            found = search(j, q + 1, left - shares[i], more)
+            if found is not None:
+                return found
+        dead.add(key)
+        return None
+
+    return search(0, 0, piles[0], np.zeros_like(most)) if jobs else np.zeros_like(most)
+
+
+def experts_fit(types: np.ndarray, plain: np.ndarray, expert: np.ndarray,
+                experts: np.ndarray) -> bool:
+    """Whether `experts` [6] Expert cards of each type can be among the cards `types`
+    [n, 6] the seats revealed, seat q having at most `plain[q]`, `expert[q]` [6] of each."""
+    lo = np.maximum(types - plain, 0).sum(axis=0)
+    hi = np.minimum(types, expert).sum(axis=0)
+    return bool(((lo <= experts) & (experts <= hi)).all())
+
+
+def share_experts(types: np.ndarray, plain: np.ndarray, expert: np.ndarray,
+                  experts: np.ndarray, r: np.random.Generator) -> np.ndarray:
+    """[n, 12]: the revealed cards `types` [n, 6] by kind, the `experts` [6] Expert cards of
+    each type shared among the seats at random as `experts_fit` allows."""
+    n = types.shape[0]
+    out = np.zeros((n, 12), np.int64)
+    for t in range(6):
+        lo = np.maximum(types[:, t] - plain[:, t], 0)
+        hi = np.minimum(types[:, t], expert[:, t])
+        left = int(experts[t])
+        for q in range(n):
+            e = r.integers(max(lo[q], left - hi[q + 1:].sum()),
+                           min(hi[q], left - lo[q + 1:].sum()) + 1)
+            out[q, 2 * t], out[q, 2 * t + 1] = types[q, t] - e, e
+            left -= e
+    return out
+
+
+def place_cards(need: np.ndarray, places: list[tuple[int, int, int, int]],
+                sources: list[np.ndarray], r: np.random.Generator,
+                budget: int = 300) -> dict[int, int] | None:
+    """{place: card}: where the draft gave each seat q the cards `need[q]` [n, m] (by kind
+    or by type): each card at one of q's `places` (hand, step, seat, source), each place
+    giving one card, from `sources[source]` [m] while it still has one. A random
+    depth-first search, the card with the fewest places first; None if it finds no way
+    within `budget` steps."""
+    left = [x.copy() for x in sources]
+    cards = [(q, k) for q, k in zip(*np.nonzero(need)) for _ in range(need[q, k])]
+    cards = [cards[i] for i in r.permutation(len(cards))]
+    mine = {q: [i for i, place in enumerate(places) if place[2] == q] for q, _ in cards}
+    given: dict[int, int] = {}
+    steps = 0
+
+    def search(todo: list[tuple[int, int]]) -> bool:
+        nonlocal steps
+        if not todo:
+            return True
+        steps += 1
+        if steps > budget:
+            return False
+        free = [[i for i in mine[q] if i not in given and left[places[i][3]][k] > 0]
+                for q, k in todo]
+        j = min(range(len(todo)), key=lambda i: len(free[i]))
+        k = int(todo[j][1])
+        for i in r.permutation(free[j]):
+            i = int(i)
+            given[i] = k
+            left[places[i][3]][k] -= 1
+            if search(todo[:j] + todo[j + 1:]):
+                return True
+            left[places[i][3]][k] += 1
+            del given[i]
+        return False
+
+    return given if search(cards) else None
 
 
 # == layouts =======================================================================================

@@ -144,9 +144,10 @@ def test_the_ability_decisions():
 
 
 # -- what the player saw of this round's draft ----------------------------------------------------
-def draft_states(n: int, games: int = 24, every: int = 3):
-    """Random games with, at every pick step, each seat's true hand, and states taken during
-    the draft and the assignment: [(state, hands seen {(game, stage, step): [N, 12]})]."""
+def draft_states(n: int, games: int = 24, every: int = 3, phases=(K.DRAFT, K.ASSIGN)):
+    """Random games with, at every pick step, each seat's true hand, and states taken in
+    `phases` (the draft and the assignment): the game, [(rows, states)] and the hands seen
+    {(game, stage, step): [N, 12]}."""
     game = Game(num_players=n, auto_forced=False)
     s = game.init(np.arange(games) + 7 * n)
     rng = np.random.default_rng(n)
@@ -155,7 +156,7 @@ def draft_states(n: int, games: int = 24, every: int = 3):
     while not s.done.all():
         for b in np.flatnonzero(s.phase == K.DRAFT):
             seen[(b, int(s.stage[b]), int(s.draft_step[b]))] = s.hands[b].astype(int).copy()
-        rows = np.flatnonzero(np.isin(s.phase, (K.DRAFT, K.ASSIGN)) & ~s.done)
+        rows = np.flatnonzero(np.isin(s.phase, phases) & ~s.done)
         if t % every == 0 and rows.size:
             taken.append((rows, s[rows]))
         t += 1
@@ -183,7 +184,7 @@ def replay_draft(s: K.BigScoreState, b: int, h: int) -> tuple[list[np.ndarray], 
             took[q, k] += 1
         hands = np.stack([held[(q - d) % n] for q in range(n)])
         out.append(hands)
-    if s.phase[b] == K.ASSIGN:
+    if s.phase[b] != K.DRAFT:
         took += hands  # the last card
     return out, took
 
@@ -265,3 +266,140 @@ def test_a_returned_training_card_is_kept_by_public_facts_only():
             np.testing.assert_array_equal(getattr(alt_a, name), getattr(alt_b, name), name)
         kept += int(alt_a.assign[0, 1, 1, DRx])
     assert 0 < kept < 40  # the returned Expert Driver is sometimes face down with seat 1
+
+
+# -- a JoAT window: what the player saw of the draft and of the reveals ---------------------------
+def revealed_this_round(s: K.BigScoreState, i: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's cards of game i's round [N, 12] (what the recorded draft gave him, plus
+    his Training cards taken back) and those of them already revealed (the rest are still
+    face down: in no other place)."""
+    _, took = replay_draft(s, i, h)
+    cards = took + s.returned[i]
+    return cards, cards - s.ahand[i] - s.assign[i].sum(axis=1)
+
+
+def piles_can_be_split(piles: np.ndarray, sent: np.ndarray, types: np.ndarray) -> bool:
+    """Whether seats that revealed `types` [N, 6] in all can have sent `sent[q, j]` cards to
+    job j so that each job shows `piles[j]` [6] (exhaustive search)."""
+    jobs, n = piles.shape[0], sent.shape[0]
+
+    def fill(j: int, q: int, left: np.ndarray, rest: np.ndarray) -> bool:
+        if q == n:
+            return j + 1 == jobs or fill(j + 1, 0, piles[j + 1].copy(), rest)
+        want = int(sent[q, j])
+
+        def pick(t: int, want: int) -> bool:  # seat q's cards on job j, type t onwards
+            if want == 0:
+                return fill(j, q + 1, left, rest)
+            for u in range(t, 6):
+                if left[u] and rest[q, u]:
+                    left[u] -= 1
+                    rest[q, u] -= 1
+                    ok = pick(u, want - 1)
+                    left[u] += 1
+                    rest[q, u] += 1
+                    if ok:
+                        return True
+            return False
+
+        return pick(0, want)
+
+    return jobs == 0 or fill(0, 0, piles[0].copy(), types.copy())
+
+
+def kinds_in_play(s: K.BigScoreState, i: int) -> np.ndarray:
+    """[12]: the crew cards of game i by kind, wherever they are (the whole deck: 8 plain and
+    7 Expert cards of each type)."""
+    return (np.bincount(s.crew_deck[i, s.crew_ptr[i]:], minlength=12)
+            + (s.hands[i] + s.picks[i] + s.ahand[i] + s.train[i] + s.trash[i]).sum(axis=0)
+            + s.assign[i].sum(axis=(0, 1)) + s.crew_revealed[i])
+
+
+def check_joat_samples(game: Game, taken, seen, seats: int = 2) -> tuple[int, int]:
+    """Resample JoAT windows for `seats` seats each and check each sample against what the
+    seat saw: every hand he held as he held it, each seat's revealed cards of the round
+    consistent with the jobs' piles (types per job, cards per seat, the kinds revealed in
+    all; his own unchanged), each opponent's round cards those of a draft that could give
+    them; the observation and the deck by kind unchanged. Returns (samples, samples whose
+    opponents' face-down cards differ from the true ones)."""
+    n, h = game.num_players, game.hand_size
+    checked = moved = 0
+    for rows, s in taken:
+        for j in range(seats):
+            p = (int(rows[0]) + j) % n
+            alt = game.resample_hidden(s, p, rows * 13 + p)
+            np.testing.assert_array_equal(game.observe(alt, p), game.observe(s, p))
+            for i, b in enumerate(rows):
+                stage = int(s.stage[i])
+                hands, _ = replay_draft(alt, i, h)  # a draft that can happen
+                for t, held in enumerate(hands):
+                    if (b, stage, t) in seen:
+                        np.testing.assert_array_equal(held[p], seen[(b, stage, t)][p])
+                cards, shown = revealed_this_round(alt, i, h)
+                true_cards, true_shown = revealed_this_round(s, i, h)
+                assert (shown >= 0).all(), "a face-down card the draft did not give"
+                np.testing.assert_array_equal(shown.sum(axis=1), s.contrib[i].sum(axis=1))
+                np.testing.assert_array_equal(shown[p], true_shown[p])
+                np.testing.assert_array_equal(shown.sum(axis=0), true_shown.sum(axis=0))
+                jobs = np.flatnonzero(s.contrib[i].sum(axis=0))
+                piles = s.pile[i, jobs].astype(int)
+                for x, pos in enumerate(jobs):
+                    if s.inside[i, pos] >= 0:
+                        piles[x, s.inside[i, pos]] -= 1
+                assert piles_can_be_split(piles, s.contrib[i][:, jobs],
+                                          shown[:, 0::2] + shown[:, 1::2]), "piles contradicted"
+                np.testing.assert_array_equal(kinds_in_play(alt, i), C.KIND_COUNTS)
+                opp = np.arange(n) != p
+                moved += int((alt.assign[i][opp] != s.assign[i][opp]).any())
+                checked += 1
+    return checked, moved
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_a_joat_window_agrees_with_the_draft_and_the_reveals(n):
+    game, taken, seen = draft_states(n, games=8, every=2, phases=(K.JOAT,))
+    checked, moved = check_joat_samples(game, taken, seen)
+    assert checked > 40
+    assert moved > checked // 4, f"only {moved} of {checked} samples moved a face-down card"
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_a_joat_window_replay_built_to_agree(n):
+    """With no plain replay tried, every sample is a draft built around the revealed cards:
+    it agrees just as well."""
+    game, taken, seen = draft_states(n, games=6, every=3, phases=(K.JOAT,))
+    game.REVEAL_TRIES = 0
+    checked, moved = check_joat_samples(game, taken, seen, seats=1)
+    assert checked > 15 and moved > 0
+
+
+def test_two_players_the_opponent_holds_every_card_the_player_can_deduce():
+    """At 2 players, p sees every hand but the opponent's first: the opponent's cards of the
+    round in every sample are all his true ones but that first pick, plus one card."""
+    game, taken, seen = draft_states(2, games=16, every=1, phases=(K.JOAT,))
+    h = game.hand_size
+    checked = 0
+    for rows, s in taken:
+        for p in (0, 1):
+            q = 1 - p
+            alt = game.resample_hidden(s, p, rows * 5 + p)
+            for i in range(len(rows)):
+                true_cards, _ = revealed_this_round(s, i, h)
+                cards, _ = revealed_this_round(alt, i, h)
+                known = true_cards[q].copy()
+                known[s.pick_log[i, q, 0]] -= 1
+                assert (cards[q] >= known).all()
+                assert cards[q].sum() == true_cards[q].sum()
+                checked += 1
+    assert checked > 50
+
+
+def test_a_joat_window_resample_is_reproducible():
+    game, taken, _ = draft_states(4, games=8, every=4, phases=(K.JOAT,))
+    rows, s = max(taken, key=lambda x: len(x[0]))
+    a, b = (game.resample_hidden(s, 1, np.arange(len(rows))) for _ in range(2))
+    c = game.resample_hidden(s, 1, np.arange(len(rows)) + 50)
+    for name in ("crew_deck", "pick_log", "ahand", "assign", "trash", "job_deck", "joat_pending"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), name)
+    assert any((getattr(a, name) != getattr(c, name)).any()
+               for name in ("crew_deck", "pick_log", "assign"))
