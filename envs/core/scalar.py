@@ -209,42 +209,42 @@ CACHE_LINE = 64
 _PREFETCH = "llvm.prefetch.p0" if llvm.llvm_version_info >= (17,) else "llvm.prefetch.p0i8"
 
 
-def _prefetch_codegen(context, builder, sig, args):
-    """`llvm.prefetch` (read, keep in all cache levels) of every cache line of record i."""
+def _prefetcher(context, builder, sig, args, index):
+    """The start (as a byte pointer) of `args[0][index]` and a function `fetch(offset, write)`
+    that emits `llvm.prefetch` (keep in all cache levels) of the line at that byte offset."""
     aryty = sig.args[0]
     ary = context.make_array(aryty)(context, builder, args[0])
-    ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
     byte = ir.IntType(8).as_pointer()
-    ptr = builder.bitcast(ptr, byte)
+    start = builder.bitcast(cgutils.get_item_pointer(context, builder, aryty, ary, index,
+                                                     wraparound=False), byte)
     i32 = ir.IntType(32)
     fn = cgutils.get_or_insert_function(
         builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]), _PREFETCH)
-    size = context.get_abi_sizeof(context.get_data_type(aryty.dtype))
+
+    def fetch(offset, write: int) -> None:
+        builder.call(fn, [builder.gep(start, [offset]), i32(write), i32(3), i32(1)])
+    return ary, fetch
+
+
+def _prefetch_codegen(context, builder, sig, args):
+    """Every cache line of record i, for reading (its size is known when compiling)."""
+    _, fetch = _prefetcher(context, builder, sig, args, [args[1]])
+    size = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
     for offset in (*range(0, size, CACHE_LINE), size - 1):  # the last line too, if unaligned
-        line = builder.gep(ptr, [ir.Constant(ir.IntType(64), offset)])
-        builder.call(fn, [line, i32(0), i32(3), i32(1)])
+        fetch(ir.Constant(ir.IntType(64), offset), 0)
     return context.get_dummy_value()
 
 
 def _prefetch_row_codegen(context, builder, sig, args):
-    """`llvm.prefetch` for writing of every cache line of row i of a C-contiguous 2-D array."""
-    aryty = sig.args[0]
-    ary = context.make_array(aryty)(context, builder, args[0])
+    """Every cache line of row i of a C-contiguous 2-D array, for writing."""
     zero = context.get_constant(types.intp, 0)
-    ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero],
-                                   wraparound=False)
-    byte = ir.IntType(8).as_pointer()
-    ptr = builder.bitcast(ptr, byte)
-    i32 = ir.IntType(32)
-    fn = cgutils.get_or_insert_function(
-        builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]), _PREFETCH)
+    ary, fetch = _prefetcher(context, builder, sig, args, [args[1], zero])
     row_bytes = cgutils.unpack_tuple(builder, ary.strides, 2)[0]
     line = context.get_constant(types.intp, CACHE_LINE)
     lines = builder.sdiv(builder.add(row_bytes, context.get_constant(types.intp, CACHE_LINE - 1)),
                          line)
     with cgutils.for_range(builder, lines) as loop:
-        at = builder.gep(ptr, [builder.mul(loop.index, line)])
-        builder.call(fn, [at, i32(1), i32(3), i32(1)])
+        fetch(builder.mul(loop.index, line), 1)
     return context.get_dummy_value()
 
 
