@@ -13,10 +13,9 @@ import pytest
 pytest.importorskip("ray.rllib")
 
 import ray  # noqa: E402
-from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
-
 from heistbench.envs import GAMES, module  # noqa: E402
 from heistbench.integrations import rllib as rl  # noqa: E402
+from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "rllib.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S) if DOC.exists() else []
