@@ -74,6 +74,30 @@ def test_openspiels_bots_move_on_every_game(game):
         assert bot.step(state.clone()) in state.legal_actions()
 
 
+def late_state(pgame, seed: int, moves_left: int):
+    """The state `moves_left` moves before the end of a random game of deal `seed` (the same
+    deal and actions replayed), so that a search bot finishes a game quickly."""
+    rng = np.random.default_rng(seed)
+    state, actions = pgame.new_initial_state(seed), []
+    while not state.is_terminal():
+        actions.append(int(rng.choice(state.legal_actions())))
+        state.apply_action(actions[-1])
+    state = pgame.new_initial_state(seed)
+    for action in actions[:max(0, len(actions) - moves_left)]:
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("game,n", CASES)
+def test_evaluate_bots_finishes_every_game_with_ismcts_mcts_and_random(game, n):
+    pgame = pyspiel.load_game(hos.short_name(game), {"num_players": n})
+    kinds = [hos.ismcts_bot(pgame, 2, seed=0), hos.mcts_bot(pgame, 2, seed=1)]
+    bots = [kinds[p] if p < 2 else pyspiel.make_uniform_random_bot(p, p) for p in range(n)]
+    state = late_state(pgame, 11, moves_left=6 * n)
+    returns = evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(0))
+    assert state.is_terminal() and abs(sum(returns)) < 1e-5
+
+
 def test_evaluate_bots_runs_openspiels_ismcts_against_random():
     pgame = pyspiel.load_game("heistbench_grifters")
     bots = [hos.ismcts_bot(pgame, simulations=5, seed=0),
