@@ -43,6 +43,12 @@ def action_mask(mask: np.ndarray, num_actions: int | None = None,
     return m
 
 
+def greedy_legal(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """int64 [B]: each row's legal action of highest value (a network's logits or Q-values);
+    0 for a row with none (a finished game), whose values are all -inf."""
+    return np.where(action_mask(mask), values, -np.inf).argmax(axis=1).astype(np.int64)
+
+
 def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
     """The action of rank floor(u * #legal) among each row's legal actions; 0 for a row with
     none (a finished game). Compiled: one pass over the batch's mask."""

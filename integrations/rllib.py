@@ -49,7 +49,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
                       "pip install 'heistbench[rllib]'") from error
 
 from ..agents import make_policy
-from ..agents.base import Policy
+from ..agents.base import Policy, action_mask, greedy_legal
 from ..envs import GAMES
 from ..envs.core import Game, observation_box
 from ..envs.core.game import TurnView
@@ -242,14 +242,13 @@ class RLlibPolicy(Policy):
         self.name = name
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        mask = np.atleast_2d(np.asarray(mask, dtype=bool))
+        mask = action_mask(mask)
         batch = {Columns.OBS: {
             "observations": torch.as_tensor(np.atleast_2d(obs), dtype=torch.float32),
             "action_mask": torch.as_tensor(mask, dtype=torch.float32)}}
         with torch.no_grad():
             logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
-        act = logits.argmax(dim=1).numpy().astype(np.int64)
-        return np.where(mask.any(axis=1), act, 0)
+        return greedy_legal(logits.numpy(), mask)
 
 
 def train(game: str = "grifters", num_players: int = 2, iterations: int = 20,

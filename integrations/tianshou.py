@@ -55,7 +55,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
                       "pip install 'heistbench[tianshou]'") from error
 
 from ..agents import make_policy
-from ..agents.base import Policy
+from ..agents.base import Policy, action_mask, greedy_legal
 from ..envs import make, module
 from ..envs.core import Game
 from ..training.evaluate import EvalRow, evaluate, format_rows
@@ -153,12 +153,12 @@ class TianshouPolicy(Policy):
         self.name = name
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        mask = np.asarray(mask, dtype=bool)
+        mask = action_mask(mask)
         batch = Batch(obs=Batch(obs=np.asarray(obs, dtype=np.float32), mask=mask), info=Batch())
         self.policy.eval()
         with torch.no_grad():
-            act = np.asarray(self.policy(batch).act, dtype=np.int64)
-        return np.where(mask.any(axis=1), act, 0)
+            values = self.policy(batch).logits
+        return greedy_legal(np.asarray(values), mask)
 
 
 ENVS = ("pettingzoo", "single-seat")

@@ -61,3 +61,13 @@ def test_seed_restarts_a_policys_random_stream(spec):
     first = [policy.act(obs, mask) for _ in range(3)]
     policy.seed(5)
     np.testing.assert_array_equal(first, [policy.act(obs, mask) for _ in range(3)])
+
+
+def test_greedy_legal_takes_the_best_legal_action_and_0_for_a_finished_row():
+    from heistbench.agents.base import greedy_legal
+
+    values = np.array([[5.0, 1.0, 2.0], [5.0, 1.0, 2.0], [0.0, 9.0, 1.0]])
+    mask = np.array([[False, True, True], [False, False, False], [True, True, False]])
+    np.testing.assert_array_equal(greedy_legal(values, mask), [2, 0, 1])
+    with pytest.raises(ValueError, match="action mask"):
+        greedy_legal(values, np.ones((3, 3, 1), bool))
