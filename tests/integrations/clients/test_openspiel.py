@@ -4,9 +4,6 @@ keep their future, determinization by `resample_hidden`, OpenSpiel's search bots
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -16,7 +13,8 @@ from heistbench.envs import GAMES, module  # noqa: E402
 from heistbench.integrations import openspiel as hos  # noqa: E402
 from open_spiel.python.algorithms import evaluate_bots  # noqa: E402
 
-DOC = Path(__file__).resolve().parents[3] / "docs" / "openspiel.md"
+from . import python_blocks  # noqa: E402
+
 CASES = [(g, n) for g in GAMES for n in sorted({min(module(g).Game.player_counts),
                                                    max(module(g).Game.player_counts)})]
 
@@ -132,7 +130,7 @@ def test_the_command_line_example_runs(capsys):
     assert "win rate" in out and "ms per move" in out
 
 
-BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S) if DOC.exists() else []
+DOC, BLOCKS = python_blocks("openspiel.md")
 
 
 def test_the_doc_has_its_examples():

@@ -5,7 +5,6 @@ heistbench's evaluation, and the command line and the documented examples run.""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,8 +16,9 @@ from heistbench.envs import GAMES, module  # noqa: E402
 from heistbench.integrations import rllib as rl  # noqa: E402
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
-DOC = Path(__file__).resolve().parents[3] / "docs" / "rllib.md"
-BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S) if DOC.exists() else []
+from . import python_blocks  # noqa: E402
+
+DOC, BLOCKS = python_blocks("rllib.md")
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,6 @@ seats, a trained policy scored by heistbench's evaluation, and the documented ex
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -18,7 +15,7 @@ from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
 from tianshou.data import Collector  # noqa: E402
 from tianshou.env import DummyVectorEnv  # noqa: E402
 
-DOC = Path(__file__).resolve().parents[3] / "docs" / "tianshou.md"
+from . import python_blocks  # noqa: E402
 
 
 def players(game: str) -> list[int]:
@@ -103,7 +100,7 @@ def test_the_command_line_example_runs(capsys):
     assert "win rate" in out
 
 
-BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S) if DOC.exists() else []
+DOC, BLOCKS = python_blocks("tianshou.md")
 
 
 def test_the_doc_has_its_examples():
