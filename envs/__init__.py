@@ -51,6 +51,13 @@ def game(name: str, **options: Any) -> Game:
     return module(name).Game(**options)
 
 
+def player_counts(name: str) -> tuple[int, ...]:
+    """Every player count of a game, its variants' included (The Big Score's solo game: 1)."""
+    cls = module(name).Game
+    extra = tuple(v["num_players"] for v in cls.variants.values() if "num_players" in v)
+    return tuple(sorted(set(cls.player_counts + extra)))
+
+
 def _register() -> None:
     for name, mod in _MODULES.items():
         base, ver = name.rsplit("_v", 1)
@@ -61,4 +68,20 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["GAMES", "Game", "game", "make", "module"]
+
+def _register_gymnasium() -> None:
+    """The Big Score solo game as a Gymnasium single-agent env (`action_masks()` for
+    sb3-contrib's MaskablePPO): `gymnasium.make("heistbench/BigScoreSolo-v1", scenario=...)`."""
+    import gymnasium
+
+    if SOLO_ENV_ID not in gymnasium.registry:
+        gymnasium.register(SOLO_ENV_ID,
+                           entry_point="heistbench.integrations.single_agent:make_single_agent",
+                           kwargs={"game": "big_score", "num_players": 1, "seat": 0,
+                                   "opponents": "random"})
+
+
+SOLO_ENV_ID = "heistbench/BigScoreSolo-v1"
+_register_gymnasium()
+
+__all__ = ["GAMES", "SOLO_ENV_ID", "Game", "game", "make", "module", "player_counts"]

@@ -1,4 +1,4 @@
-"""The Big Score — PettingZoo AEC environment (2–6 players).
+"""The Big Score — PettingZoo AEC environment (2–6 players, and the solo game at 1).
 
 Act I: three rounds of drafting crew cards (passing left, right, left), secretly assigning
 them to six face-up jobs, to Training (three Expert cards of one type grant an Expert Ability)
@@ -8,6 +8,11 @@ tokens fill the track until the vault busts; loot can be traded with the Vault F
 richest boss wins (diamond table, artifact majority, unlocked hard drives, bars, cash).
 
 Rules summary, rule decisions and reconstructed data: `envs/big_score/README.md`.
+
+The solo game (RB › Solo Rules) is `env(num_players=1, scenario=...)` / `Game(num_players=1)`,
+a game of its own with nine scenarios (`"random"` draws one per game): +1 when the scenario's
+objective is met, -1 otherwise (`reward="score"`: the take in $1M). Its tables follow the
+multiplayer game's below.
 
 Rewards: zero at every step; at the end the winners share +1 and the others share -1
 (`reward="win_loss"`, rulebook tie-breakers first), or `reward="score"` for the score margin
@@ -31,6 +36,7 @@ Version History:
   With `auto_forced`, a draft pick from a hand of one kind, and an assignment whose only legal
   target is "unassigned", are now asked too: skipping them showed every seat, through the turn
   order, what that hand held.
+  Later in v1 the solo game was added (`num_players=1`); the multiplayer game is unchanged.
 """
 
 from __future__ import annotations

@@ -86,6 +86,7 @@ class BigScoreGame(CompiledGame):
     version: ClassVar[int] = 1
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 5, 6)
     score_scale: ClassVar[float] = 100.0
+    variants: ClassVar[dict[str, dict]] = {"solo": {"num_players": 1}}
     GAME_OPTIONS: ClassVar[dict[str, Option]] = {
         "simple_variant": Option(False, "RB › Simple Variant: Expert stars ignored, no "
                                  "Training, no abilities", check=lambda v: isinstance(v, bool),
@@ -128,6 +129,23 @@ class BigScoreGame(CompiledGame):
     CONFIG_FIELDS = R.CONFIG_FIELDS
     state_cls = BigScoreState
     rules_folder = R.HERE
+
+    def __new__(cls, **options: object) -> CompiledGame:
+        """`num_players=1` is the solo game: a game of its own (`solo_kernel`)."""
+        if cls is BigScoreGame and options.get("num_players") == 1:
+            from .solo_kernel import BigScoreSoloGame
+
+            return BigScoreSoloGame(**options)
+        return super().__new__(cls)
+
+    @classmethod
+    def option_spec(cls) -> dict[str, Option]:
+        spec = super().option_spec()
+        n = spec["num_players"]
+        spec["num_players"] = Option(n.default, "number of players (1: the solo game, whose "
+                                     "options are `solo_kernel.BigScoreSoloGame`'s)",
+                                     choices=(1, *n.choices))
+        return spec
 
     @classmethod
     def drivers(cls) -> ModuleType:

@@ -87,3 +87,48 @@ def render_text(game: BigScoreGame, s: BigScoreState, b: int = 0,
         win = np.flatnonzero(game.winners(s[b])[0])
         lines += ["", "Winner(s): " + ", ".join(f"player_{w}" for w in win)]
     return "\n".join(lines)
+
+
+def render_solo(game, s, b: int = 0) -> str:
+    """The solo table of game b: what the player sees (the face-down jobs he has not scouted
+    stay face-down), his hand and money, the vault."""
+    from .solo_kernel import DECISION_NAMES, OBJECTIVES, SCENARIO_TITLES
+
+    sc, stage = int(s.scenario[b]), int(s.stage[b])
+    lines = [f"The Big Score solo — {SCENARIO_TITLES[sc]} — {STAGES[stage]}",
+             f"Objective: {OBJECTIVES[sc]}"]
+    if s.phase[b]:
+        lines.append(f"To decide: {DECISION_NAMES[s.phase[b]]}")
+    lines.append(f"Cash ${int(s.cash[b])}0K · payout "
+                 f"{counts_text(s.payout[b], C.PAYOUT_NAMES, 'none')} · jobs done "
+                 f"{int(s.jobs_done[b])} · take ${int(game.scores(s[b])[0, 0])}0K")
+    if 0 < stage < 4:
+        lines.append(f"Hand: {counts_text(s.hand[b], C.CREW_TYPES, 'empty')} · decks "
+                     f"{'/'.join(str(int(x)) for x in s.deck_len[b])}"
+                     + (f" · JoAT {int(s.joat[b])}" if s.joat[b] else ""))
+        rows = []
+        for p in range(6):
+            j = int(s.jobs[b, p])
+            if j < 0:
+                continue
+            hidden = s.face_down[b, p] and not s.scouted[b, p]
+            name = "(face-down)" if hidden else game.jobs.names[j]
+            pay = "" if hidden else (f"${game.jobs.cash[j]}0K + "
+                                     f"{C.PAYOUT_NAMES[game.jobs.token[j]]}")
+            need = "" if hidden else counts_text(game.jobs.req[j], C.CREW_TYPES)
+            on = counts_text(s.placed[b, p], C.CREW_TYPES, "")
+            if s.joat_on[b, p]:
+                on += f" +{int(s.joat_on[b, p])} JoAT"
+            toks = counts_text(s.job_tokens[b, p], C.TOKEN_NAMES, "")
+            rows.append([p + 1, name, pay, need, on, toks])
+        if rows:
+            lines.append(table(["pos", "job", "pays", "needs", "placed", "tokens"], rows))
+    if stage >= 4 or s.robberies[b]:
+        lines.append(f"Vault: Cops {int(s.cops_track[b])}/5 · loot "
+                     f"{counts_text(s.vault_pile[b], C.TOKEN_NAMES, 'none')} · drawn "
+                     f"{counts_text(s.drawn[b], C.TOKEN_NAMES, 'none')}")
+    if s.row[b].any():
+        row = [f"{C.CREW_TYPES[t]}: {counts_text(s.row_tokens[b, t], C.TOKEN_NAMES, '-')}"
+               for t in range(6) if s.row[b, t]]
+        lines.append("Crew row: " + "; ".join(row))
+    return "\n".join(lines)

@@ -66,6 +66,8 @@ class CompiledGame(Game):
     CONFIG_FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = ()  # the game's own config
     state_cls: ClassVar[type[RecordState]]
     rules_folder: ClassVar[Path]  # the game's folder: its sources key the compiled cache
+    cache_name: ClassVar[str | None] = None  # its drivers' name in `load_drivers` (None: the
+    # folder's name); a second game in one folder (the Big Score solo game) has its own
     _announced: ClassVar[set[str]] = set()
 
     def __init__(self, **options: Any):
@@ -105,7 +107,7 @@ class CompiledGame(Game):
         if name in self._announced:
             return
         self._announced.add(name)
-        path = jit.cache_dir(self.rules_folder.name, self.rules_folder)
+        path = jit.cache_dir(self.cache_name or self.rules_folder.name, self.rules_folder)
         if not jit.is_cached(path) and not jit.numba.config.DISABLE_JIT:
             print(f"heistbench: compiling the rules of {self.title} for this machine, once "
                   f"(cached in {path})", file=sys.stderr)

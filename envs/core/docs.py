@@ -33,14 +33,23 @@ def api_table(game: Game) -> str:
 
 
 def generated_section(game_cls: type[Game]) -> str:
-    """API, options, observation and action tables for one game (default options)."""
-    game = game_cls()
+    """API, options, observation and action tables for one game (default options), then the
+    same for each of its variants (a game of its own, e.g. The Big Score's solo game)."""
+    parts = [_tables(game_cls(), "")]
+    for variant, options in game_cls.variants.items():
+        args = ", ".join(f"{k}={v!r}" for k, v in options.items())
+        parts.append(f"## The {variant} game: `{game_cls.name}.Game({args})`\n\n"
+                     + _tables(game_cls(**options), f"{variant}: "))
+    return "\n\n".join(parts)
+
+
+def _tables(game: Game, prefix: str) -> str:
     return "\n\n".join([
-        "### API\n\n" + api_table(game),
-        "### Options\n\n" + options_table(game_cls.option_spec()),
-        "### Observation\n\nOne float32 vector per agent; decode it by name with "
+        f"### {prefix}API\n\n" + api_table(game),
+        f"### {prefix}Options\n\n" + options_table(type(game).option_spec()),
+        f"### {prefix}Observation\n\nOne float32 vector per agent; decode it by name with "
         f"`{game.name}.obs_fields(obs)`.\n\n" + game.observation_layout.markdown_table(),
-        "### Actions\n\n" + game.action_layout.markdown_table(),
+        f"### {prefix}Actions\n\n" + game.action_layout.markdown_table(),
     ])
 
 

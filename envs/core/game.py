@@ -44,6 +44,10 @@ class Game:
     player_counts: ClassVar[tuple[int, ...]]
     GAME_OPTIONS: ClassVar[dict[str, Option]] = {}
     score_scale: ClassVar[float] = 100.0  # divides score margins for reward="score"
+    # games of their own behind this class, by name -> the options that build one (The Big
+    # Score's solo game: {"solo": {"num_players": 1}}); listed and compiled with the game
+    variants: ClassVar[dict[str, dict[str, Any]]] = {}
+    variant: ClassVar[str] = ""  # set by such a game of its own: "solo"
 
     observation_layout: ObservationLayout  # set by subclasses in __init__ (the base view)
     action_layout: ActionLayout
@@ -71,6 +75,11 @@ class Game:
         self.obs_size = self.observation_layout.size
         # the seat arrays of a batch of one (the AEC env's observe), made once
         self._one_seat = [np.full(1, p, np.int64) for p in range(self.num_players)]
+
+    @property
+    def label(self) -> str:
+        """The registry name, with the variant if any: "big_score_v1 (solo)"."""
+        return f"{self.name} ({self.variant})" if self.variant else self.name
 
     @classmethod
     def option_spec(cls) -> dict[str, Option]:
@@ -174,8 +183,11 @@ class Game:
         raise NotImplementedError
 
     def winners(self, state: BatchState) -> np.ndarray:
-        """bool [B, N]: the (co-)winners of finished games."""
+        """bool [B, N]: the (co-)winners of finished games; a solo game is won when its rank
+        key is positive (its objective met)."""
         keys = self.rank_keys(state)
+        if self.num_players == 1:
+            return keys > 0
         return keys == keys.max(axis=1, keepdims=True)
 
     def secret_decision(self, state: BatchState) -> np.ndarray:
@@ -223,6 +235,10 @@ class Game:
     def terminal_rewards(self, keys: np.ndarray, scores: np.ndarray) -> np.ndarray:
         """float32 [B, N] zero-sum rewards from rank keys (win_loss, rank) or scores (score)."""
         n = keys.shape[1]
+        if n == 1:  # solo: the objective (rank key > 0) wins; score: the score itself
+            if self.reward_mode == "score":
+                return (scores / self.score_scale).astype(np.float32)
+            return np.where(keys > 0, 1.0, -1.0).astype(np.float32)
         if self.reward_mode == "score":
             s = scores.astype(np.float64)
             others = (s.sum(axis=1, keepdims=True) - s) / (n - 1)

@@ -18,14 +18,16 @@ from . import rng
 STREAM_POLICY = 99  # the playthrough's own random stream, apart from the game's
 
 
-def playthrough(name: str, num_players: int, seed: int = 0) -> str:
-    """Text of one seeded game with seeded random legal actions."""
+def playthrough(name: str, num_players: int, seed: int = 0, **options: object) -> str:
+    """Text of one seeded game with seeded random legal actions (of the game built with
+    `options`, named in the header, e.g. a solo scenario)."""
     from .. import game as make_game
 
-    game = make_game(name, num_players=num_players)
+    game = make_game(name, num_players=num_players, **options)
     state = game.init(np.array([seed]))
     key = rng.seed_keys(seed + 7919)
-    lines = [f"# {name}  players={num_players}  seed={seed}", ""]
+    extra = "".join(f"  {k}={v}" for k, v in options.items())
+    lines = [f"# {name}  players={num_players}  seed={seed}{extra}", ""]
     t = 0
     while not (state.terminated[0] or state.truncated[0]):
         p = int(state.current_player[0])
@@ -45,12 +47,14 @@ def playthrough(name: str, num_players: int, seed: int = 0) -> str:
     return "\n".join(lines) + "\n"
 
 
-def golden_path(root: Path, name: str, num_players: int) -> Path:
-    return root / f"{name}_{num_players}p.txt"
+def golden_path(root: Path, name: str, num_players: int, tag: str = "") -> Path:
+    """tests/envs/golden/<game>[_<tag>]_<N>p.txt (the tag names the options, e.g. a
+    scenario)."""
+    return root / f"{name}{'_' + tag if tag else ''}_{num_players}p.txt"
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .. import GAMES, _resolve, module
+    from .. import GAMES, _resolve, player_counts
 
     ap = argparse.ArgumentParser(description="Rewrite the golden playthrough files.")
     ap.add_argument("games", nargs="*", help="games to rewrite (default: all)")
@@ -59,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(args.dir)
     root.mkdir(parents=True, exist_ok=True)
     for name in [_resolve(g) for g in args.games] or GAMES:
-        for n in module(name).Game.player_counts:
+        for n in player_counts(name):
             path = golden_path(root, name, n)
             path.write_text(playthrough(name, n))
             print(f"wrote {path}")

@@ -124,8 +124,15 @@ def terminal_rewards(rewards: np.ndarray, keys: np.ndarray, scores: np.ndarray,
     """Zero-sum rewards of one finished game (Game.terminal_rewards on one row), by the index
     `kind` of options.REWARD_MODES: winners by rank key share +1 and the others -1
     (win_loss), the score margin over the others' mean / scale (score), or
-    (N - 1 - 2 rank) / (N - 1) with tied players sharing their average rank (rank)."""
+    (N - 1 - 2 rank) / (N - 1) with tied players sharing their average rank (rank). A solo
+    game (N = 1) wins when its rank key is positive: +1, else -1; score: its score / scale."""
     n = keys.shape[0]
+    if n == 1:  # a solo game: its rank key says whether the objective was met
+        if kind == 1:
+            rewards[0] = np.float32(float(scores[0]) / scale)
+        else:
+            rewards[0] = np.float32(1.0 if keys[0] > 0 else -1.0)
+        return
     if kind == 1:
         total = 0.0
         for p in range(n):

@@ -22,20 +22,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from heistbench.envs import GAMES, _resolve, game
-    from heistbench.envs.core import jit
     from heistbench.envs.core.sampling import warm_up as warm_sampling
 
     warm_sampling()  # the random policy's compiled sampler
     for name in [_resolve(args.game)] if args.game else GAMES:
-        g = game(name)
-        t = time.perf_counter()
-        g.warm_up()
-        if args.threads > 1:
-            try:
-                jit.set_threads(min(args.threads, jit.numba.config.NUMBA_NUM_THREADS))
-                g.warm_up()
-            finally:
-                jit.set_threads(1)
-        print(f"{name}: ready in {time.perf_counter() - t:.1f} s "
-              f"(cache {jit.cache_dir(g.rules_folder.name, g.rules_folder)})")
+        for variant, options in [("", {}), *game(name).variants.items()]:
+            compile_one(name, variant, game(name, **options), args.threads)
     return 0
+
+
+def compile_one(name: str, variant: str, g, threads: int) -> None:
+    """Warm up one game's drivers (and the threaded ones) and say where they are cached."""
+    from heistbench.envs.core import jit
+
+    t = time.perf_counter()
+    g.warm_up()
+    if threads > 1:
+        try:
+            jit.set_threads(min(threads, jit.numba.config.NUMBA_NUM_THREADS))
+            g.warm_up()
+        finally:
+            jit.set_threads(1)
+    label = f"{name} ({variant})" if variant else name
+    cache = g.cache_name or g.rules_folder.name
+    print(f"{label}: ready in {time.perf_counter() - t:.1f} s "
+          f"(cache {jit.cache_dir(cache, g.rules_folder)})")

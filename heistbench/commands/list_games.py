@@ -24,6 +24,12 @@ def rows() -> list[dict]:
                     "actions": games[0].num_actions,
                     "obs_size": {g.num_players: g.obs_size for g in games},
                     "max_steps": games[0].max_steps})
+        for variant, options in cls.variants.items():  # e.g. the solo game
+            g = cls(**options)
+            out.append({"game": f"{name} ({variant})", "title": g.title,
+                        "players": [g.num_players], "actions": g.num_actions,
+                        "obs_size": {g.num_players: g.obs_size}, "max_steps": g.max_steps,
+                        "options": options})
     return out
 
 
