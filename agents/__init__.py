@@ -15,6 +15,7 @@ from .base import Policy, RandomPolicy, sample_legal
 # env name -> "module:class" of its heuristic bot
 HEURISTICS: dict[str, str] = {
     "big_score_v1": "heistbench.agents.big_score:BigScoreHeuristic",
+    "big_score_v1 (solo)": "heistbench.agents.big_score_solo:BigScoreSoloHeuristic",
     "grifters_v1": "heistbench.agents.grifters:GriftersHeuristic",
     "vaults_v1": "heistbench.agents.vaults:VaultsHeuristic",
     "bad_company_v0": "heistbench.agents.bad_company:BadCompanyHeuristic",
@@ -23,7 +24,7 @@ HEURISTICS: dict[str, str] = {
 
 
 def _game_name(game: Any) -> str:
-    return game if isinstance(game, str) else game.name
+    return game if isinstance(game, str) else game.label
 
 
 def heuristic_policy(game: Any, seed: int | None = 0) -> Policy:

@@ -105,3 +105,23 @@ class RandomPolicy(Policy):
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         mask = action_mask(mask, self.num_actions)
         return sample_legal(mask, self.rng.random(mask.shape[0]))
+
+
+def hypergeom_tail(total: np.ndarray, good: np.ndarray, draws: np.ndarray,
+                    need: np.ndarray) -> np.ndarray:
+    """P[at least `need` of `draws` draws without replacement are `good`], vectorized."""
+    b = len(total)
+    kmax = int(draws.max(initial=0))
+    dist = np.zeros((b, kmax + 1))
+    dist[:, 0] = 1.0
+    for i in range(kmax):
+        live = i < draws
+        left = np.maximum(total - i, 1)[:, None]
+        x = np.arange(kmax + 1)[None, :]
+        p = np.clip((good[:, None] - x) / left, 0, 1)
+        step = np.zeros_like(dist)
+        step[:, 1:] += dist[:, :-1] * p[:, :-1]
+        step += dist * (1 - p)
+        dist = np.where(live[:, None], step, dist)
+    x = np.arange(kmax + 1)[None, :]
+    return (dist * (x >= need[:, None])).sum(axis=1)

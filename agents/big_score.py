@@ -36,7 +36,7 @@ from ..envs.big_score.kernel import (
     ROB_FLEE,
     TRADE,
 )
-from .base import ObservationBot, sample_legal
+from .base import ObservationBot, hypergeom_tail, sample_legal
 
 TOKEN_VALUE = np.array([3.0, 3.0, 2.0])  # worth of a job's Artifact, Diamond, Hard Drive ($10K)
 # Expert Ability preference when the Expert cards held do not decide (the Gun Man's extra
@@ -214,7 +214,7 @@ class BigScoreHeuristic(ObservationBot):
         need = np.rint(f["vault.cops_to_bust"][:, 0] * 7)
         in_vault = f["player.act2_status"][..., 0] > 0
         draws = in_vault.sum(axis=1)  # me and the others still inside, all assumed to rob
-        p_bust = _hypergeom_tail(total, cops, draws, need)
+        p_bust = hypergeom_tail(total, cops, draws, need)
         loot = bag[:, :C.NUM_LOOT]
         gain = (loot * self._deltas(f)).sum(axis=1) / np.maximum(total, 1)
         risk = f["me.value_at_risk"][:, 0] * 300
@@ -259,26 +259,6 @@ class BigScoreHeuristic(ObservationBot):
     _rules = {BOSS_OPTION: _boss, DRAFT: _draft, ASSIGN: _assign, JOAT: _joat,
               ROB_FLEE: _rob_flee, TRADE: _trade, MUSCLE: _muscle,
               GUN_STEAL: _steal(A_GUN), GREASE_STEAL: _steal(A_GREASE)}
-
-
-def _hypergeom_tail(total: np.ndarray, good: np.ndarray, draws: np.ndarray,
-                    need: np.ndarray) -> np.ndarray:
-    """P[at least `need` of `draws` draws without replacement are `good`], vectorized."""
-    b = len(total)
-    kmax = int(draws.max(initial=0))
-    dist = np.zeros((b, kmax + 1))
-    dist[:, 0] = 1.0
-    for i in range(kmax):
-        live = i < draws
-        left = np.maximum(total - i, 1)[:, None]
-        x = np.arange(kmax + 1)[None, :]
-        p = np.clip((good[:, None] - x) / left, 0, 1)
-        step = np.zeros_like(dist)
-        step[:, 1:] += dist[:, :-1] * p[:, :-1]
-        step += dist * (1 - p)
-        dist = np.where(live[:, None], step, dist)
-    x = np.arange(kmax + 1)[None, :]
-    return (dist * (x >= need[:, None])).sum(axis=1)
 
 
 __all__ = ["BigScoreHeuristic"]

@@ -367,13 +367,13 @@ def run_benchmarks(games: Iterable[str], players: Iterable[int] | None, batches:
     shared machine does not fall on one alone), and each reports its median."""
     from tqdm import tqdm
 
-    from ..envs import module
+    from ..envs import player_counts
 
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat}")
     jobs = []
     for name in games:
-        counts = module(name).Game.player_counts
+        counts = player_counts(name)  # the solo game's 1 included
         for n in (counts if players is None else [p for p in players if p in counts]):
             jobs += [(name, n, "aec", 1, 1)]  # with its floor
             jobs += [(name, n, "batch", b, t) for b in batches for t in threads

@@ -126,7 +126,7 @@ class EvalRow:
     ci_high: float
     wins: int  # sole wins
     ties: int  # shared wins
-    mean_margin: float  # own score minus the mean of the other seats' scores
+    mean_margin: float  # own score minus the mean of the other seats' scores (solo: own)
     mean_reward: float
 
     def as_dict(self) -> dict:
@@ -144,7 +144,8 @@ def summarize(result: MatchResult, policy_id: int, name: str, opponent: str) -> 
     won = result.winners[g, seat]
     credit = np.where(won, 1.0 / np.maximum(n_win, 1), 0.0)
     scores = result.scores.astype(np.float64)
-    others = (scores.sum(axis=1) - scores[g, seat]) / (scores.shape[1] - 1)
+    # the mean of the other seats' scores (a solo game has none: its margin is its score)
+    others = (scores.sum(axis=1) - scores[g, seat]) / max(scores.shape[1] - 1, 1)
     lo, hi = wilson_interval(float(credit.sum()), len(g))
     return EvalRow(name, opponent, len(g), float(credit.mean()), lo, hi,
                    int((won & (n_win == 1)).sum()), int((won & (n_win > 1)).sum()),

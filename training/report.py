@@ -43,9 +43,13 @@ def game_for(spec: str, game: str | None, players: int | None, **options: Any) -
 
 def evaluation_rows(spec: str, game: str | Game | None, players: int | None, vs: list[str],
                     games: int, sanity: bool = True, seed: int = 0,
-                    version: int = EVAL_SEEDS_VERSION) -> list[EvalRow]:
-    """`spec` against each of `vs`, then the sanity rows (random and heuristic vs heuristic)."""
+                    version: int = EVAL_SEEDS_VERSION,
+                    scenarios: list[str] | None = None) -> list[EvalRow]:
+    """`spec` against each of `vs`, then the sanity rows (random and heuristic vs heuristic).
+    A solo game has no opponents: a row per scenario instead (`solo_rows`)."""
     g = game if isinstance(game, Game) else game_for(spec, game, players)
+    if g.num_players == 1:
+        return solo_rows(spec, g, games, scenarios, sanity, seed, version)
     policy = make_policy(spec, g, seed=seed)
     name = policy_label(spec)
     rows = [evaluate(g, policy, make_policy(v, g, seed=seed + 1), games, name=name,
@@ -56,3 +60,37 @@ def evaluation_rows(spec: str, game: str | Game | None, players: int | None, vs:
                                  make_policy(b, g, seed=seed + 3), games,
                                  name=f"{a} (sanity)", opponent_name=b, version=version))
     return rows
+
+
+def solo_scenarios(game: Game) -> tuple[str, ...]:
+    """The scenarios of a solo game (its `scenario` option's choices, "random" aside)."""
+    option = type(game).option_spec().get("scenario")
+    if option is None or option.choices is None:
+        return ()
+    return tuple(c for c in option.choices if c != "random")
+
+
+def solo_rows(spec: str, game: Game, games: int, scenarios: list[str] | None = None,
+              sanity: bool = True, seed: int = 0,
+              version: int = EVAL_SEEDS_VERSION) -> list[EvalRow]:
+    """`spec` on each scenario of a solo game (default: every one), the win rate being how
+    often the objective is met; with `sanity`, the heuristic's and random play's rows too."""
+    known = solo_scenarios(game)
+    scenarios = list(known) if scenarios in (None, ["all"]) else scenarios
+    bad = [s for s in scenarios if s not in known]
+    if bad:
+        raise ValueError(f"{game.name}: unknown scenario(s) {', '.join(bad)}; allowed: "
+                         f"{', '.join(known)} or 'all'")
+    specs = [(spec, policy_label(spec))]
+    if sanity:
+        specs += [(s, f"{s} (sanity)") for s in ("heuristic", "random") if s != spec]
+    options = {k: v for k, v in game.options.items() if k not in ("scenario", "validate")}
+    rows = []
+    for scenario in scenarios:
+        g = make_game(game.name, **{**options, "scenario": scenario, "validate": False})
+        for policy_spec, name in specs:
+            rows.append(evaluate(g, make_policy(policy_spec, g, seed=seed),
+                                 make_policy("random", g, seed=seed + 1), games, name=name,
+                                 opponent_name=scenario, version=version))
+    return rows
+

@@ -28,7 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "memory write bandwidth measured in the same run; --compile adds cold-compile and "
         "warm-start times.")
     p.add_argument("game", nargs="?", help="a game name (default: every game)")
-    p.add_argument("--players", type=_ints, help="player counts, e.g. 2,4 (default: all)")
+    p.add_argument("--players", type=_ints, help="player counts, e.g. 2,4 (default: all, the "
+                   "solo game's 1 included)")
     p.add_argument("--batch", type=_ints, default=[1, 256, 4096],
                    help="batch sizes for the kernel (default: 1,256,4096)")
     p.add_argument("--threads", type=_ints, default=[1], metavar="N[,M]",
@@ -62,9 +63,9 @@ def run(args: argparse.Namespace) -> int:
 
     games = [_resolve(args.game)] if args.game else list(GAMES)
     if args.players:
-        from heistbench.envs import module
+        from heistbench.envs import player_counts
 
-        counts = {n for g in games for n in module(g).Game.player_counts}
+        counts = {n for g in games for n in player_counts(g)}
         bad = sorted(set(args.players) - counts)
         if bad:
             raise ValueError(f"--players {bad} not played by {', '.join(games)}; "

@@ -24,6 +24,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="games per row, rounded up to a multiple of the player count")
     p.add_argument("--seeds-version", type=int, default=None,
                    help="evaluation seed set (default: the current version)")
+    p.add_argument("--scenarios", default="all",
+                   help="solo game (--players 1): comma-separated scenarios to play, or 'all' "
+                   "(default); each gets a row whose win rate is how often its objective is met")
     p.add_argument("--no-sanity", action="store_true", help="skip the sanity rows")
     p.add_argument("--json", nargs="?", const="-", metavar="FILE",
                    help="write the rows as JSON (to FILE, or stdout instead of the table)")
@@ -44,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     version = args.seeds_version or EVAL_SEEDS_VERSION
     t0 = time.perf_counter()
     rows = evaluation_rows(args.policy, game, None, vs, args.games, sanity=not args.no_sanity,
-                           version=version)
+                           version=version, scenarios=args.scenarios.split(","))
     elapsed = time.perf_counter() - t0
     data = {"game": game.name, "players": game.num_players, "seeds_version": version,
             "seconds": round(elapsed, 2), "rows": [r.as_dict() for r in rows]}
@@ -52,8 +55,12 @@ def run(args: argparse.Namespace) -> int:
         json.dump(data, sys.stdout, indent=2)
         print()
         return 0
-    print(f"{game.name}, {game.num_players} players, evaluation seeds v{version}, seats "
-          f"rotated; win = share of the win (ties split)")
+    if game.num_players == 1:
+        print(f"{game.name}, solo, evaluation seeds v{version}; win = the scenario's objective "
+              "met (vs = the scenario), score margin = the take ($10K)")
+    else:
+        print(f"{game.name}, {game.num_players} players, evaluation seeds v{version}, seats "
+              f"rotated; win = share of the win (ties split)")
     print(format_rows(rows))
     print(f"({sum(r.games for r in rows):,} games in {elapsed:.1f}s)")
     if args.json:

@@ -88,3 +88,24 @@ def test_heuristic_beats_random():
     game = make_game("big_score", num_players=2, validate=False)
     row = evaluate(game, make_policy("heuristic", game), make_policy("random", game), 100)
     assert row.ci_low > 0.6
+
+
+def test_a_solo_game_is_scored_per_scenario():
+    """A solo game has no opponents: a row per scenario, the win rate its objective's rate and
+    the margin the take itself; an unknown scenario is refused with the allowed ones."""
+    import pytest
+    from heistbench.training.report import evaluation_rows, solo_scenarios
+
+    from heistbench import envs
+
+    game = envs.game("big_score", num_players=1)
+    assert len(solo_scenarios(game)) == 10 and "random" not in solo_scenarios(game)
+    rows = evaluation_rows("heuristic", game, None, ["random"], 40,
+                           scenarios=["biggest_score", "diamond_thief"])
+    assert [(r.name, r.opponent) for r in rows] == [
+        ("heuristic", "biggest_score"), ("random (sanity)", "biggest_score"),
+        ("heuristic", "diamond_thief"), ("random (sanity)", "diamond_thief")]
+    heuristic, rand = rows[0], rows[1]
+    assert heuristic.mean_margin > rand.mean_margin > 0 and rand.win_rate == 0
+    with pytest.raises(ValueError, match="unknown scenario.*biggest_score"):
+        evaluation_rows("heuristic", game, None, [], 10, scenarios=["bank_job"])
