@@ -577,3 +577,10 @@ def test_the_heuristic_reads_only_its_observation():
     b = heuristic_policy(game, seed=0).act(game.observe(alt, 0), alt.legal_action_mask)
     np.testing.assert_array_equal(a, b)
     assert s.legal_action_mask[np.arange(32), a].all()
+
+
+def test_heistbench_list_shows_the_solo_game():
+    from heistbench.commands.list_games import rows
+
+    solo_rows = [r for r in rows() if r["game"] == "big_score_v1 (solo)"]
+    assert solo_rows and solo_rows[0]["players"] == [1] and solo_rows[0]["actions"] == 116
