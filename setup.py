@@ -30,6 +30,7 @@ for folder, name in ROOTS.items():
 setup(
     packages=packages,
     package_dir=package_dir,
-    package_data={"": ["*.csv", "*.yaml", "*.txt", "*.json"]},
+    package_data={"": ["*.csv", "*.yaml", "*.txt", "*.json", "static/*.html", "static/*.css",
+                        "static/*.js"]},
     include_package_data=True,
 )

@@ -39,6 +39,15 @@ def heuristic_policy(game: Any, seed: int | None = 0) -> Policy:
 HeuristicPolicy = heuristic_policy  # the architecture's name: one heuristic bot per game
 
 
+def policy_choices(game: Any) -> list[tuple[str, str]]:
+    """The bots a person may pick by name for `game` (a Game): (spec for `make_policy`, what
+    it is). Menus (the web page) are built from this list; a checkpoint path is taken too."""
+    choices = [("random", "uniform random over the legal moves")]
+    if _game_name(game) in HEURISTICS:
+        choices.insert(0, ("heuristic", "the game's heuristic bot"))
+    return choices
+
+
 def make_policy(spec: str, game: Any, seed: int | None = 0) -> Policy:
     """"random", "heuristic" or a checkpoint path -> a batched policy for `game` (a Game)."""
     if spec == "random":
@@ -54,4 +63,4 @@ def make_policy(spec: str, game: Any, seed: int | None = 0) -> Policy:
 
 
 __all__ = ["HEURISTICS", "HeuristicPolicy", "Policy", "RandomPolicy", "heuristic_policy",
-           "make_policy", "sample_legal"]
+           "make_policy", "policy_choices", "sample_legal"]

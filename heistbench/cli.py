@@ -18,6 +18,7 @@ COMMANDS = [
     "heistbench.commands.eval",
     "heistbench.commands.tournament",
     "heistbench.commands.play",
+    "heistbench.commands.serve",
 ]
 
 
