@@ -92,6 +92,22 @@ class ObservationBot(Policy):
         every row (subclasses)."""
         raise NotImplementedError
 
+    def decide_by_rules(self, f: dict[str, np.ndarray], mask: np.ndarray,
+                        rules: dict) -> np.ndarray:
+        """`decide` by a table {decision id: rule(self, fields, mask) -> actions} over the
+        `meta.decision` one-hot: each rule plays the rows of its decision; a row no rule
+        covers, or whose rule proposes an illegal action, plays a random legal one."""
+        decision = f["meta.decision"].argmax(axis=1)
+        out = sample_legal(mask, self.rng.random(len(mask)))
+        for d, rule in rules.items():
+            sel = np.flatnonzero(decision == d)
+            if sel.size:
+                sub = {k: v[sel] for k, v in f.items()}
+                a = rule(self, sub, mask[sel])
+                ok = mask[sel, a]
+                out[sel[ok]] = a[ok]
+        return out
+
 
 class RandomPolicy(Policy):
     """Uniform over the legal actions."""

@@ -36,7 +36,7 @@ from ..envs.big_score.kernel import (
     ROB_FLEE,
     TRADE,
 )
-from .base import ObservationBot, hypergeom_tail, sample_legal
+from .base import ObservationBot, hypergeom_tail
 
 TOKEN_VALUE = np.array([3.0, 3.0, 2.0])  # worth of a job's Artifact, Diamond, Hard Drive ($10K)
 # Expert Ability preference when the Expert cards held do not decide (the Gun Man's extra
@@ -62,16 +62,7 @@ class BigScoreHeuristic(ObservationBot):
     """Greedy rule-based play of The Big Score, batched over games."""
 
     def decide(self, f: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
-        decision = f["meta.decision"].argmax(axis=1)
-        out = sample_legal(mask, self.rng.random(len(mask)))  # fallback: any legal action
-        for d, rule in self._rules.items():
-            sel = np.flatnonzero(decision == d)
-            if sel.size:
-                sub = {k: v[sel] for k, v in f.items()}
-                a = rule(self, sub, mask[sel])
-                ok = mask[sel, a]
-                out[sel[ok]] = a[ok]
-        return out
+        return self.decide_by_rules(f, mask, self._rules)
 
     # -- setup --------------------------------------------------------------------------------
     def _boss(self, f: dict, mask: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..envs.big_score import solo_kernel as K
-from .base import ObservationBot, hypergeom_tail, sample_legal
+from .base import ObservationBot, hypergeom_tail
 
 NT = 6
 # worth of a job's payout token (Artifact, Diamond, Hard Drive) per scenario
@@ -45,16 +45,7 @@ class BigScoreSoloHeuristic(ObservationBot):
     """Greedy rule-based play of the solo game, batched over games."""
 
     def decide(self, f: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
-        decision = f["meta.decision"].argmax(axis=1)
-        out = sample_legal(mask, self.rng.random(len(mask)))  # fallback: any legal action
-        for d, rule in self._rules.items():
-            sel = np.flatnonzero(decision == d)
-            if sel.size:
-                sub = {k: v[sel] for k, v in f.items()}
-                a = rule(self, sub, mask[sel])
-                ok = mask[sel, a]
-                out[sel[ok]] = a[ok]
-        return out
+        return self.decide_by_rules(f, mask, self._rules)
 
     # -- what the table shows -----------------------------------------------------------------
     @staticmethod

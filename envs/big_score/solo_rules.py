@@ -16,7 +16,8 @@ from ..core import scalar
 from ..core.jit import jit, load_drivers
 from ..core.scalar import mark_hot, put, put_capped
 from . import components as C
-from .rules import HERE
+from .rules import HERE, diamond_value
+from .rules import kinds_total as total
 
 # -- scenarios (the `meta.scenario` one-hot; the spec's order) -----------------------------------
 SCENARIOS = ("biggest_score", "biggest_score_2m", "diamond_thief", "magic_paintings",
@@ -117,28 +118,12 @@ CONFIG_FIELDS = (
 
 VAULT_COUNTS = C.VAULT_COUNTS.astype(np.int64)
 CASH_FACE = C.CASH_FACE.astype(np.int64)
-DIAMOND_TABLE = np.array(C.DIAMOND_TABLE, np.int64)
 F2, F3, F5, F6, F10, F15, F18 = (np.float32(1.0 / x) for x in (2, 3, 5, 6, 10, 15, 18))
 F30, F62, F90, F120, F300 = (np.float32(1.0 / x) for x in (30, 62, 90, 120, 300))
 ONE = np.float32(1.0)
 
 
 # == small pieces ==================================================================================
-@jit
-def total(row: np.ndarray) -> int:
-    n = 0
-    for k in range(row.shape[0]):
-        n += int(row[k])
-    return n
-
-
-@jit
-def diamond_value(d: int) -> int:
-    if d <= 5:
-        return DIAMOND_TABLE[d]
-    return DIAMOND_TABLE[5] + C.DIAMOND_EXTRA * (d - 5)
-
-
 @jit
 def misc_uniform(g) -> float:
     u = scalar.uniform(g.key, S_MISC, np.uint64(g.misc_ptr))
