@@ -25,7 +25,9 @@ def test_list_shows_every_game():
     for name in envs.GAMES:
         assert name in out.stdout
     data = json.loads(run("list", "--json").stdout)
-    assert [d["game"] for d in data] == list(envs.GAMES)
+    # every game, each followed by its variants (The Big Score's solo game)
+    assert [d["game"] for d in data if "options" not in d] == list(envs.GAMES)
+    assert [d["game"] for d in data if "options" in d] == ["big_score_v1 (solo)"]
 
 
 def test_bench_prints_table_and_json(tmp_path):
