@@ -161,3 +161,12 @@ def check_job_table(t: JobTable) -> None:
         problems.append("every job needs at least one crew icon and no negative counts")
     if problems:
         raise ValueError("job table violates the rulebook: " + "; ".join(problems))
+
+
+def configure_jobs(c, table: JobTable) -> None:
+    """The job table as compiled rules read it, in a config record `c` (the multiplayer and
+    the solo game alike): rows 0..23 the jobs, row 24 "no job" (a position's id -1)."""
+    c["job_req"][:24] = table.req
+    c["job_cash"][:24] = table.cash
+    c["job_token"][:24] = table.token
+    c["job_token"][24] = 3

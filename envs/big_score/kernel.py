@@ -182,10 +182,7 @@ class BigScoreGame(CompiledGame):
         c["boss_mode"] = R.BOSS_MODES.index(o["boss_option_mode"])
         c["boss_random"] = o["boss_assignment"] == "random"
         c["fp_rule"] = R.FP_RULES.index(o["fp_tiebreak"])
-        c["job_req"][:24] = self.jobs.req
-        c["job_cash"][:24] = self.jobs.cash
-        c["job_token"][:24] = self.jobs.token
-        c["job_token"][24] = 3
+        C.configure_jobs(c, self.jobs)
         c["boss_token"], c["boss_cash"] = self.boss_token, self.boss_cash
 
     def default_max_steps(self) -> int:

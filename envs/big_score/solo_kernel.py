@@ -19,6 +19,7 @@ from ..core.options import Option
 from ..core.records import RecordState
 from . import components as C
 from . import solo_rules as R
+from .kernel import H  # a one-hot field
 from .solo_rules import (  # noqa: F401  (the ids, for the bot, the renderer and the tests)
     A_BRIBE,
     A_BUY_HD,
@@ -129,10 +130,7 @@ class BigScoreSoloGame(CompiledGame):
     def _configure(self, c: np.void) -> None:
         s = self.options["scenario"]
         c["scenario"] = SCENARIO_CHOICES.index(s)
-        c["job_req"][:24] = self.jobs.req
-        c["job_cash"][:24] = self.jobs.cash
-        c["job_token"][:24] = self.jobs.token
-        c["job_token"][24] = 3
+        C.configure_jobs(c, self.jobs)
 
     def default_max_steps(self) -> int:
         """Every turn takes a card from the decks for good; the paid loops are bounded by the
@@ -237,10 +235,6 @@ class BigScoreSoloGame(CompiledGame):
 
 
 # == layouts =======================================================================================
-def H(name: str, size: int, doc: str) -> Field:
-    return Field(name, size, doc, onehot=True)
-
-
 def build_observation_layout() -> ObservationLayout:
     """The observation, in the column order `solo_rules.observe` writes it."""
     F = Field
