@@ -31,6 +31,6 @@ setup(
     packages=packages,
     package_dir=package_dir,
     package_data={"": ["*.csv", "*.yaml", "*.txt", "*.json", "static/*.html", "static/*.css",
-                        "static/*.js"]},
+                        "static/*.js", "*.npz", "*.md"]},
     include_package_data=True,
 )

@@ -19,6 +19,12 @@ class Policy:
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
+    def act_in(self, state, rows: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """`act` for the games `rows` of a batch `state` whose players to move see `obs`: the
+        entry point of every match loop. A policy that searches the game (ISMCTS) overrides
+        it to read the state; the others only look at the observation."""
+        return self.act(obs, mask)
+
     def reset(self) -> None:
         """Forget per-game memory (policies that keep none need not override)."""
 
@@ -47,6 +53,17 @@ def greedy_legal(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """int64 [B]: each row's legal action of highest value (a network's logits or Q-values);
     0 for a row with none (a finished game), whose values are all -inf."""
     return np.where(action_mask(mask), values, -np.inf).argmax(axis=1).astype(np.int64)
+
+
+def choose_from_logits(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
+                       deterministic: bool = False) -> np.ndarray:
+    """int64 [B]: a legal action per row, sampled from softmax(logits) over the legal ones
+    (Gumbel-max), or the best one when `deterministic`; 0 for a row with none (a finished
+    game: all -inf). The choice rule of every network policy (torch or NumPy)."""
+    z = np.where(mask, logits, -np.inf)
+    if not deterministic:
+        z = z - np.log(-np.log(rng.random(z.shape)))
+    return z.argmax(axis=1).astype(np.int64)
 
 
 def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -107,6 +124,35 @@ class ObservationBot(Policy):
                 ok = mask[sel, a]
                 out[sel[ok]] = a[ok]
         return out
+
+
+def play_out(game, state, policies, seating: np.ndarray | None = None,
+             max_steps: int | None = None, min_live: int = 1) -> np.ndarray:
+    """Play the games of `state` to their end, in place: seat s of game g is played by
+    `policies[seating[g, s]]` (one policy: every seat), each policy batched over its rows.
+    Returns the float64 [B, N] rewards collected on the way. The loop of every match and of
+    a search's rollouts; those stop after `max_steps` steps, or once fewer than `min_live`
+    games are left (a batched call costs about the same for a few rows as for many)."""
+    if isinstance(policies, Policy):
+        policies = [policies]
+    B = state.batch_size
+    total = np.zeros((B, game.num_players), dtype=np.float64)
+    actions = np.zeros(B, dtype=np.int64)
+    for _ in range((game.max_steps if max_steps is None else max_steps) + 1):
+        rows = np.flatnonzero(~(state.terminated | state.truncated))
+        if rows.size < max(min_live, 1):
+            break
+        cp = state.current_player[rows].astype(np.int64)
+        obs = game.observe(state if rows.size == B else state[rows], cp)
+        mask = state.legal_action_mask[rows]
+        who = np.zeros(rows.size, np.int64) if seating is None else seating[rows, cp]
+        actions[:] = 0
+        for p in np.unique(who):
+            sel = who == p
+            actions[rows[sel]] = policies[p].act_in(state, rows[sel], obs[sel], mask[sel])
+        game.step(state, actions)
+        total += state.rewards
+    return total
 
 
 class RandomPolicy(Policy):

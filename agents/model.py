@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Policy, action_mask
+from .base import Policy, action_mask, choose_from_logits
 
 META_NAME = "heistbench_meta.json"  # the metadata file inside a checkpoint zip
 MODEL_NAME = "model.zip"  # the final checkpoint of a run directory
@@ -137,7 +137,4 @@ class ModelPolicy(Policy):
         mask = action_mask(mask, self.meta.get("num_actions"), obs.shape[0])
         if obs.shape[0] == 0:
             return np.zeros(0, dtype=np.int64)
-        z = np.where(mask, self.logits(obs), -np.inf)
-        if not self.deterministic:  # Gumbel-max: a sample from softmax(z)
-            z = z - np.log(-np.log(self.rng.random(z.shape)))
-        return z.argmax(axis=1)
+        return choose_from_logits(self.logits(obs), mask, self.rng, self.deterministic)

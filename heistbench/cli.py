@@ -17,6 +17,7 @@ COMMANDS = [
     "heistbench.commands.train",
     "heistbench.commands.eval",
     "heistbench.commands.tournament",
+    "heistbench.commands.export",
     "heistbench.commands.play",
     "heistbench.commands.serve",
 ]

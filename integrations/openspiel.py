@@ -432,7 +432,8 @@ class PolicyBot(pyspiel.Bot):
     def step(self, state: HeistState) -> int:
         batch, player = state.batch, state.current_player()
         obs = self.kernel.observe_one(batch, player)[None]
-        return int(self.policy.act(obs, batch.legal_action_mask)[0])
+        return int(self.policy.act_in(batch, np.zeros(1, np.int64), obs,
+                                      batch.legal_action_mask)[0])
 
     def restart_at(self, state: HeistState) -> None:
         self.policy.reset()

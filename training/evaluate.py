@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..agents.base import Policy
+from ..agents.base import Policy, play_out
 from ..envs.core import Game
 
 EVAL_SEEDS_VERSION = 1
@@ -82,23 +82,7 @@ def _play_chunk(game: Game, policies: Sequence[Policy], seating: np.ndarray,
     for p in policies:
         p.reset()
     state = game.init(seeds)
-    B = len(seeds)
-    total = np.zeros((B, game.num_players), dtype=np.float64)
-    actions = np.zeros(B, dtype=np.int64)
-    for _ in range(game.max_steps + 1):
-        rows = np.flatnonzero(~(state.terminated | state.truncated))
-        if rows.size == 0:
-            break
-        cp = state.current_player[rows].astype(np.int64)
-        obs = game.observe(state if rows.size == B else state[rows], cp)
-        mask = state.legal_action_mask[rows]
-        who = seating[rows, cp]
-        actions[:] = 0
-        for p in np.unique(who):
-            sel = who == p
-            actions[rows[sel]] = policies[p].act(obs[sel], mask[sel])
-        game.step(state, actions)
-        total += state.rewards
+    total = play_out(game, state, policies, seating)
     return MatchResult(seating, game.scores(state), game.winners(state),
                        game.rank_keys(state), total, state.truncated.copy())
 

@@ -83,6 +83,7 @@ class Match:
         self.view = view_of(game)
         self._logged = narrate.logged_keys(self.view)
         self.state = game.init(np.array([seed]))
+        self._game0 = np.zeros(1, np.int64)  # the rows a bot's act_in reads: game 0
         self.moves = 0  # decisions played so far: a move names the count it was made at
         self.log: list[tuple[str, str]] = []  # (kind, words): "move", "change" or "result"
         self._seen = self.table()  # the person's view after the last step, for the log
@@ -143,8 +144,9 @@ class Match:
                 return
             else:
                 obs = self.game.observe(self.state, cp)
-                self._apply(int(self.bot_of[cp].act(obs, self.state.legal_action_mask)[0]),
-                            forced=False)
+                move = self.bot_of[cp].act_in(self.state, self._game0, obs,
+                                              self.state.legal_action_mask)
+                self._apply(int(move[0]), forced=False)
         res = self.result()
         scores = ", ".join(f"{self.names[s]} {x}" for s, x in enumerate(res["scores"]))
         self.log.append(("result", "final scores: " + scores))

@@ -34,12 +34,18 @@ class PolicySlots:
         (the learner's own entry is never played)."""
         raise NotImplementedError
 
-    def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Actions of the policies in `slots` [k], each batched over its own rows."""
+    def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+            state: BatchState | None = None, games: np.ndarray | None = None) -> np.ndarray:
+        """Actions of the policies in `slots` [k], each batched over its own rows; with the
+        batch `state` and the k `games` of it that the rows are, a policy that searches the
+        game (ISMCTS) can read it."""
         actions = np.zeros(len(slots), dtype=np.int64)
         for s in np.unique(slots):
             rows = slots == s
-            actions[rows] = self.slots[s].act(obs[rows], mask[rows])
+            if state is None:
+                actions[rows] = self.slots[s].act(obs[rows], mask[rows])
+            else:
+                actions[rows] = self.slots[s].act_in(state, games[rows], obs[rows], mask[rows])
         return actions
 
     def add_snapshot(self, policy: Policy) -> None:
@@ -114,6 +120,9 @@ class LatestSnapshot(Policy):
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return self.policy.act(obs, mask)
+
+    def act_in(self, state, rows: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self.policy.act_in(state, rows, obs, mask)
 
     def seed(self, seed: int | None) -> None:
         self.policy.seed(seed)
@@ -246,7 +255,7 @@ class SeatedGames:
             obs = game.observe(state[rows] if rows.size < self.num_games else state, cp)
             actions = np.zeros(self.num_games, dtype=np.int64)
             actions[rows] = self.opponents.act(self.opp[rows, cp], obs,
-                                               state.legal_action_mask[rows])
+                                               state.legal_action_mask[rows], state, rows)
             game.step(state, actions, where=turn)
             reward += np.where(done, 0.0, state.rewards[self.rows, self.seat])
         raise RuntimeError(f"{game.name}: opponents did not hand the turn back within "

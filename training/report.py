@@ -5,38 +5,69 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..agents import make_policy
+from ..agents import is_named, make_policy, policy_meta
 from ..envs import game as make_game
 from ..envs.core import Game
 from .evaluate import EVAL_SEEDS_VERSION, EvalRow, evaluate
 
 
 def is_checkpoint(spec: str) -> bool:
-    return spec not in ("random", "heuristic")
+    """Whether `spec` is a file (a checkpoint or an exported policy), not a named bot."""
+    return not is_named(spec)
+
+
+def has_meta(spec: str) -> bool:
+    """Whether `spec` says which game and player count it plays (a file or a zoo entry)."""
+    return is_checkpoint(spec) or spec.startswith("zoo:")
 
 
 def policy_label(spec: str) -> str:
     """A short name for a policy spec (a run directory's name for checkpoints)."""
-    if not is_checkpoint(spec):
+    if is_named(spec):
         return spec
     p = Path(spec)
     return p.parent.name if p.name == "model.zip" else p.stem if p.suffix == ".zip" else p.name
 
 
+def player_counts_arg(value: str | None, policy: str, game: str | None) -> list[int | None]:
+    """--players: one count, a list, or 'all' (the game's counts); None: the policy's own."""
+    from ..envs import _resolve, player_counts
+
+    if value is None:
+        return [None if has_meta(policy) else 2]
+    if value == "all":
+        if has_meta(policy):  # a trained policy plays its own count
+            return [None]
+        if game is None:
+            raise ValueError("--players all needs --game (or a policy that names its game)")
+        if policy == "zoo":  # the counts the zoo has an entry for
+            from ..agents import zoo
+
+            return [n for n in player_counts(game)
+                    if f"{zoo.short_name(_resolve(game))}-{n}p" in zoo.entries()]
+        return list(player_counts(game))
+    try:
+        return [int(v) for v in value.split(",") if v]
+    except ValueError:
+        raise ValueError(f"--players must be a count, a comma-separated list or 'all', got "
+                         f"{value!r}") from None
+
+
 def game_for(spec: str, game: str | None, players: int | None, **options: Any) -> Game:
-    """The Game to evaluate `spec` on: from the arguments, else from a checkpoint's metadata."""
-    if is_checkpoint(spec) and (game is None or players is None):
-        from ..agents.model import read_meta
+    """The Game to evaluate `spec` on: from the arguments, else from the metadata of a
+    checkpoint, an exported policy or a zoo entry."""
+    meta = policy_meta(spec) if game is None or players is None else None
+    if meta is not None:
         from ..envs import _resolve
 
-        meta = read_meta(spec)
         if game is None or _resolve(game) == meta["game"]:  # its own game: its own options
             options = {**{k: v for k, v in meta.get("options", {}).items()
                           if k not in ("num_players", "validate")}, **options}
         game = game or meta["game"]
         players = players or meta["num_players"]
     if game is None:
-        raise ValueError("--game is required unless POLICY is a checkpoint")
+        raise ValueError("--game is required unless POLICY is a checkpoint, an exported "
+                         "policy or a zoo entry (zoo:<game>-<n>p)")
     kwargs = {"num_players": players} if players else {}
     return make_game(game, validate=False, **{**options, **kwargs})
 

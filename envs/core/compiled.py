@@ -187,6 +187,13 @@ class CompiledGame(Game):
         self._play(state, RESUME, _NO_ACTIONS, _NO_KEYS, w)
         return state
 
+    def play_out_random(self, state: RecordState, seeds: int | np.ndarray) -> RecordState:
+        """Play every live game to its end by uniformly random legal moves, in place, in one
+        compiled call (a search's rollouts); game i's moves come from seeds[i] alone."""
+        keys = np.broadcast_to(seed_keys(seeds), (state.batch_size,)).copy()
+        self.drivers().playout_batch(_records(state.data), keys, self.cfg)
+        return state
+
     def refresh_masks(self, state: RecordState) -> RecordState:
         """Recompute the pending decision's mask of every live game (after editing hidden
         state, e.g. in `resample_hidden`)."""

@@ -21,7 +21,13 @@ rewards of a truncated game's tally so far), and a threaded variant of each loop
 """
 
 import numpy as np
-from heistbench.envs.core.scalar import prefetch, prefetch_row, single_legal, terminal_rewards
+from heistbench.envs.core.scalar import (
+    prefetch,
+    prefetch_row,
+    single_legal,
+    terminal_rewards,
+    uniform,
+)
 from numba import njit, prange
 
 # games ahead whose record a serial loop asks the cache for (`scalar.prefetch`); the
@@ -150,6 +156,35 @@ def play_batch_threads(states, mode, actions, keys, where, cfg):
     for i in prange(states.shape[0]):
         play_one(states[i], i, mode, actions, keys, where, cfg[0])
     return -1
+
+
+PLAYOUT_STREAM = 101  # the random stream of `playout_batch`'s moves (the rules use 0..)
+
+
+@njit(cache=True)
+def playout_batch(states, keys, cfg):
+    """Play every live game to its end by uniformly random legal moves, drawn from key
+    `keys[i]` (a search's rollouts: one call for the whole batch). Each move is a step as
+    `play_batch` makes it, so the last step's rewards are the game's terminal rewards."""
+    c = cfg[0]
+    legal = np.empty(c.num_actions, np.int64)
+    for i in range(states.shape[0]):
+        g = states[i]
+        k = 0
+        while not (g.terminated or g.truncated):
+            n = 0
+            for a in range(c.num_actions):
+                legal[n] = a
+                n += g.legal_action_mask[a] != 0
+            if n == 0:
+                break
+            u = uniform(keys[i], PLAYOUT_STREAM, k)
+            k += 1
+            g.rewards[:] = 0
+            apply(g, legal[min(int(u * n), n - 1)], c)  # noqa: F821  (injected)
+            g.steps += 1
+            resume(g, c)  # noqa: F821
+            settle(g, c)
 
 
 @njit(cache=True)

@@ -15,11 +15,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "evaluation seeds, every seed once per seat rotation, and print win rate with a 95% "
         "Wilson interval, mean score margin and mean reward, plus sanity rows (random vs "
         "heuristic, heuristic vs heuristic).")
-    p.add_argument("policy", help="a checkpoint (run directory or .zip), 'heuristic' or 'random'")
+    p.add_argument("policy", help="a checkpoint (run directory or .zip), an exported .onnx/.npz, "
+                   "a zoo entry (zoo:vaults-2p, or zoo: the entry of each count), 'heuristic', "
+                   "'random' or 'ismcts[:simulations=N,rollout=...]'")
     p.add_argument("--game", help="game name (default: the checkpoint's)")
-    p.add_argument("--players", type=int, help="player count (default: the checkpoint's, or 2)")
+    p.add_argument("--players", help="player count, a comma-separated list, or 'all' (every "
+                   "count the game supports; a checkpoint plays only its own). Default: the "
+                   "checkpoint's, or 2")
     p.add_argument("--vs", default="heuristic,random",
-                   help="comma-separated opponents: heuristic, random or checkpoints")
+                   help="comma-separated opponents: heuristic, random, ismcts, zoo or "
+                   "checkpoints")
     p.add_argument("--games", type=int, default=2000,
                    help="games per row, rounded up to a multiple of the player count")
     p.add_argument("--seeds-version", type=int, default=None,
@@ -34,37 +39,49 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from heistbench.training.evaluate import EVAL_SEEDS_VERSION, format_rows
-    from heistbench.training.report import evaluation_rows, game_for, is_checkpoint
+    from heistbench.training.evaluate import EVAL_SEEDS_VERSION
+    from heistbench.training.report import evaluation_rows, game_for, player_counts_arg
 
     if args.games <= 0:
         raise ValueError("--games must be positive")
-    vs = [v for v in args.vs.split(",") if v]
+    from heistbench.agents import split_specs
+
+    vs = split_specs(args.vs)
     if not vs:
         raise ValueError("--vs needs at least one opponent")
-    players = args.players or (None if is_checkpoint(args.policy) else 2)
-    game = game_for(args.policy, args.game, players)
     version = args.seeds_version or EVAL_SEEDS_VERSION
-    t0 = time.perf_counter()
-    rows = evaluation_rows(args.policy, game, None, vs, args.games, sanity=not args.no_sanity,
-                           version=version, scenarios=args.scenarios.split(","))
-    elapsed = time.perf_counter() - t0
-    data = {"game": game.name, "players": game.num_players, "seeds_version": version,
-            "seconds": round(elapsed, 2), "rows": [r.as_dict() for r in rows]}
+    blocks = []
+    for players in player_counts_arg(args.players, args.policy, args.game):
+        game = game_for(args.policy, args.game, players)
+        t0 = time.perf_counter()
+        rows = evaluation_rows(args.policy, game, None, vs, args.games,
+                               sanity=not args.no_sanity, version=version,
+                               scenarios=args.scenarios.split(","))
+        blocks.append({"game": game.name, "players": game.num_players, "seeds_version": version,
+                       "seconds": round(time.perf_counter() - t0, 2),
+                       "rows": [r.as_dict() for r in rows]})
+        if args.json != "-":
+            print_block(game, version, rows, blocks[-1]["seconds"])
+    data = blocks[0] if len(blocks) == 1 else {"counts": blocks}
     if args.json == "-":
         json.dump(data, sys.stdout, indent=2)
         print()
-        return 0
+    elif args.json:
+        with open(args.json, "w") as f:
+            json.dump(data, f, indent=2)
+        print(f"wrote {args.json}")
+    return 0
+
+
+def print_block(game, version: int, rows, seconds: float) -> None:
+    from heistbench.training.evaluate import format_rows
+
     if game.num_players == 1:
         print(f"{game.name}, solo, evaluation seeds v{version}; win = the scenario's objective "
               "met (vs = the scenario), score margin = the take ($10K)")
     else:
         print(f"{game.name}, {game.num_players} players, evaluation seeds v{version}, seats "
-              f"rotated; win = share of the win (ties split)")
+              f"rotated; win = share of the win (ties split); fair share "
+              f"{100 / game.num_players:.1f}%")
     print(format_rows(rows))
-    print(f"({sum(r.games for r in rows):,} games in {elapsed:.1f}s)")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(data, f, indent=2)
-        print(f"wrote {args.json}")
-    return 0
+    print(f"({sum(r.games for r in rows):,} games in {seconds:.1f}s)")

@@ -15,19 +15,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     p.add_argument("--bots", default="heuristic", help="comma-separated bots for the other "
-                   "seats in order: heuristic, random or checkpoints; one name fills all seats")
+                   "seats in order: heuristic, random, ismcts[:simulations=N,...], zoo (the "
+                   "zoo's trained bot), exported files or checkpoints; one name fills all seats")
     p.add_argument("--seed", type=int, help="seed of the deal (default: random)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from heistbench.agents import make_policy
+    from heistbench.agents import make_policy, split_specs
     from heistbench.envs import game as make_game
     from heistbench.training.human import play_human
     from heistbench.training.report import policy_label
 
     game = make_game(args.game, num_players=args.players)
-    specs = [s for s in args.bots.split(",") if s]
+    specs = split_specs(args.bots)
     if len(specs) == 1:
         specs = specs * (args.players - 1)
     if len(specs) != args.players - 1:

@@ -1,0 +1,107 @@
+"""ISMCTS: searches determinized worlds of the mover's information set, plays legal moves in
+every game, keeps to its budget, and says clearly what it needs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from heistbench.agents import make_policy
+from heistbench.agents.ismcts import ISMCTSPolicy, parse_spec
+from heistbench.envs import GAMES, player_counts
+from heistbench.envs import game as make_game
+from heistbench.training.evaluate import play_matches, rotated_schedule
+
+FAST = {"simulations": 8, "wave": 4, "rollout": "random"}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_plays_whole_games_of_every_game_at_its_smallest_and_largest_count(name):
+    for n in sorted({player_counts(name)[0], player_counts(name)[-1]}):
+        game = make_game(name, num_players=n)
+        seeds, seating = rotated_schedule([0] + [1] * (n - 1), n)
+        res = play_matches(game, [make_policy("ismcts", game, **FAST),
+                                  make_policy("random", game, seed=1)], seating, seeds)
+        assert not res.truncated.any()  # the kernel would have raised on an illegal move
+
+
+def test_moves_are_legal_and_finished_or_forced_rows_need_no_search(partly_finished):
+    game = make_game("grifters", num_players=3)
+    state = partly_finished(game, batch=12, seed=3)
+    bot = ISMCTSPolicy(game, **FAST)
+    rows = np.arange(12)
+    mask = state.legal_action_mask
+    acts = bot.act_in(state, rows, np.zeros((12, 1)), mask)
+    live = ~state.done
+    assert mask[live, acts[live]].all()
+    assert (acts[~live] == 0).all()
+    assert bot.searched == int((mask.sum(axis=1) > 1).sum())
+    assert bot.simulated == 8 * bot.searched
+
+
+def test_same_seed_same_moves():
+    game = make_game("big_deal", num_players=3)
+    state = game.init(np.arange(6))
+    a = ISMCTSPolicy(game, seed=5, **FAST).act_in(state, np.arange(6), None,
+                                                   state.legal_action_mask)
+    b = ISMCTSPolicy(game, seed=5, **FAST).act_in(state, np.arange(6), None,
+                                                   state.legal_action_mask)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_search_leaves_the_true_state_alone():
+    game = make_game("bad_company", num_players=4)
+    state = game.init(np.arange(4))
+    before = state.copy()
+    ISMCTSPolicy(game, **FAST).act_in(state, np.arange(4), None, state.legal_action_mask)
+    assert state == before
+
+
+def test_time_budget_runs_at_least_one_wave():
+    game = make_game("grifters", num_players=2)
+    state = game.init(np.arange(2))
+    bot = ISMCTSPolicy(game, simulations=None, time_ms=1e-3, wave=4, rollout="random")
+    bot.act_in(state, np.arange(2), None, state.legal_action_mask)
+    assert bot.simulated == 2 * 4
+
+
+def test_search_beats_its_random_rollouts():
+    """The tree adds strength over the policy its rollouts use (a small, clear case: 40
+    seat-rotated 2-player Grifters games against random)."""
+    game = make_game("grifters", num_players=2)
+    seeds, seating = rotated_schedule([0, 1], 40)
+    res = play_matches(game, [make_policy("ismcts", game, simulations=32, rollout="random"),
+                              make_policy("random", game, seed=1)], seating, seeds)
+    won = res.winners[np.arange(len(seeds)), (seating == 0).argmax(axis=1)]
+    assert won.mean() >= 0.6  # random against random: 0.5
+
+
+def test_bare_act_and_bad_options_are_refused():
+    game = make_game("grifters", num_players=2)
+    bot = make_policy("ismcts", game)
+    with pytest.raises(TypeError, match="act_in"):
+        bot.act(np.zeros((1, game.obs_size)), np.ones((1, game.num_actions), bool))
+    assert parse_spec("ismcts:simulations=50,rollout=random,c=1.2") == {
+        "simulations": 50, "rollout": "random", "c": 1.2}
+    for spec, match in [("ismcts:sims=5", "bad ismcts option"),
+                        ("ismcts:simulations=x", "must be int"),
+                        ("ismcts:simulations=0", "at least 1")]:
+        with pytest.raises(ValueError, match=match):
+            make_policy(spec, game)
+    with pytest.raises(ValueError, match="budget"):
+        ISMCTSPolicy(game, simulations=None)
+    with pytest.raises(ValueError, match="takes no options"):
+        make_policy("random", game, simulations=5)
+    with pytest.raises(ValueError, match="unknown policy"):
+        ISMCTSPolicy(game, rollout="nonsense")
+
+
+def test_plays_in_the_terminal_and_web_match():
+    from heistbench.training.human import Match
+
+    game = make_game("big_deal", num_players=2)
+    match = Match(game, 0, [make_policy("ismcts", game, **FAST)], ["ismcts"], seed=2)
+    rng = np.random.default_rng(0)
+    while not match.over:
+        legal = match.legal_now()
+        match.play(int(legal[rng.integers(len(legal))]))
+    assert match.result()["winners"]
