@@ -136,6 +136,22 @@ def test_the_same_games_with_any_number_of_threads(name):
     assert one == two
 
 
+@pytest.mark.parametrize("name", COMPILED)
+def test_random_playouts_finish_every_game_alone_or_in_a_batch(name):
+    """`play_out_random`: one compiled call ends every game with its terminal rewards, and
+    game i plays the same moves from seed i in any batch."""
+    game = make_game(name, num_players=2)
+    batch = game.init(np.arange(6))
+    game.step(batch, batch.legal_action_mask.argmax(axis=1))  # a game under way
+    alone = batch[[4]]
+    game.play_out_random(batch, np.arange(100, 106))
+    game.play_out_random(alone, 104)
+    assert batch.done.all()
+    assert batch[[4]] == alone
+    np.testing.assert_array_equal(batch.rewards, game.terminal_rewards(
+        game.rank_keys(batch), game.scores(batch)) * ~batch.truncated[:, None])
+
+
 def test_threads_are_validated():
     with pytest.raises(ValueError, match="threads must be in 1"):
         jit.set_threads(0)
