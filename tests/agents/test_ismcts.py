@@ -105,3 +105,15 @@ def test_plays_in_the_terminal_and_web_match():
         legal = match.legal_now()
         match.play(int(legal[rng.integers(len(legal))]))
     assert match.result()["winners"]
+
+
+def test_a_trained_policy_gives_the_prior_and_the_rollouts():
+    game = make_game("grifters", num_players=2)
+    bot = make_policy("ismcts:simulations=6,wave=3,rollout=zoo", game)
+    assert bot.rollout.name == "zoo:grifters-2p"
+    state = game.init(np.arange(3))
+    prior = bot._priors(state, np.arange(3))
+    np.testing.assert_allclose(prior.sum(axis=1), 1.0, rtol=1e-6)
+    assert (prior[~state.legal_action_mask] == 0).all()
+    acts = bot.act_in(state, np.arange(3), None, state.legal_action_mask)
+    assert state.legal_action_mask[np.arange(3), acts].all()
