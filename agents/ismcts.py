@@ -24,7 +24,6 @@ import numpy as np
 
 from .base import Policy, RandomPolicy, action_mask, play_out
 
-
 PRIOR_TRUST = 0.5  # the prior's weight on a bot's own move (the rest: uniform over legal)
 TAIL = 0.05  # rollouts by a bot stop when this share of a wave's worlds is left (random ends)
 EPS_PRIOR = 1e-3  # the prior of a move legal in this world but not where the node was made

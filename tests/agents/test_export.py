@@ -9,8 +9,9 @@ from heistbench.agents import make_policy
 from heistbench.agents.export import export
 from heistbench.agents.model import ModelPolicy
 from heistbench.agents.runtime import NumpyPolicy, load_npz
-from heistbench.cli import main
 from heistbench.envs import game as make_game
+
+from heistbench.cli import main
 
 onnx = pytest.importorskip("onnx")
 
