@@ -126,6 +126,13 @@ class ObservationBot(Policy):
         return out
 
 
+def win_shares(winners: np.ndarray) -> np.ndarray:
+    """float64 [B, N]: each seat's share of the win, 1 / (number of co-winners) or 0 (the
+    credit of the evaluation, the tournaments and the search's results)."""
+    w = np.asarray(winners, np.float64)
+    return w / np.maximum(w.sum(axis=1, keepdims=True), 1.0)
+
+
 def play_out(game, state, policies, seating: np.ndarray | None = None,
              max_steps: int | None = None, min_live: int = 1) -> np.ndarray:
     """Play the games of `state` to their end, in place: seat s of game g is played by

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Policy, RandomPolicy, action_mask, play_out
+from .base import Policy, RandomPolicy, action_mask, play_out, win_shares
 
 PRIOR_TRUST = 0.5  # the prior's weight on a bot's own move (the rest: uniform over legal)
 TAIL = 0.05  # rollouts by a bot stop when this share of a wave's worlds is left (random ends)
@@ -132,8 +132,7 @@ class ISMCTSPolicy(Policy):
                          min_live=math.ceil(TAIL * idx.size))
             # the random rollouts, and the end of long ones: one compiled call for them all
             game.play_out_random(worlds, self.rng.integers(0, 2**62, size=idx.size))
-            wins = game.winners(worlds).astype(np.float64)
-            share = wins / np.maximum(wins.sum(axis=1, keepdims=True), 1.0)
+            share = win_shares(game.winners(worlds))
             for i, path in enumerate(paths):
                 for node, mover in path:
                     node.w += share[i, mover]

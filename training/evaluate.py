@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..agents.base import Policy, play_out
+from ..agents.base import Policy, play_out, win_shares
 from ..envs.core import Game
 
 EVAL_SEEDS_VERSION = 1
@@ -126,7 +126,7 @@ def summarize(result: MatchResult, policy_id: int, name: str, opponent: str) -> 
     g = np.arange(len(seat))
     n_win = result.winners.sum(axis=1)
     won = result.winners[g, seat]
-    credit = np.where(won, 1.0 / np.maximum(n_win, 1), 0.0)
+    credit = win_shares(result.winners)[g, seat]
     scores = result.scores.astype(np.float64)
     # the mean of the other seats' scores (a solo game has none: its margin is its score)
     others = (scores.sum(axis=1) - scores[g, seat]) / max(scores.shape[1] - 1, 1)

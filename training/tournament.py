@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..agents.base import Policy
+from ..agents.base import Policy, win_shares
 from ..envs.core import Game
 from .evaluate import EVAL_SEEDS_VERSION, play_matches, rotated_schedule
 
@@ -56,7 +56,7 @@ def run_tournament(game: Game, policies: Sequence[Policy], names: Sequence[str],
                       unit="table"):
         seeds, seating = rotated_schedule(table, games_per_table, version)
         res = play_matches(game, policies, seating, seeds)
-        credit = res.winners / np.maximum(res.winners.sum(axis=1, keepdims=True), 1)
+        credit = win_shares(res.winners)
         seat_ids.append(seating)
         seat_keys.append(res.rank_keys)
         seat_credit.append(credit)

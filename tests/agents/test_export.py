@@ -44,7 +44,7 @@ def exported(checkpoint, tmp_path_factory):
             "npz16": export(checkpoint, out / "actor16.npz")}
 
 
-def test_onnx_is_a_valid_model_with_the_checkpoints_metadata(exported, checkpoint):
+def test_onnx_is_a_valid_model_with_the_checkpoints_metadata(exported):
     model = onnx.load(str(exported["onnx"]))
     onnx.checker.check_model(model)
     assert [i.name for i in model.graph.input] == ["obs"]
@@ -68,7 +68,7 @@ def test_numpy_runtime_gives_the_torch_policys_logits_and_actions(exported, chec
         assert mask[np.arange(len(obs)), runtime.act(obs, mask)].all()
 
 
-def test_float16_weights_keep_the_greedy_actions(exported, checkpoint, game, observations):
+def test_float16_weights_keep_the_greedy_actions(exported, game, observations):
     obs, mask = observations
     full = NumpyPolicy.load(exported["npz32"], game, deterministic=True)
     half = NumpyPolicy.load(exported["npz16"], game, deterministic=True)
