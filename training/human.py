@@ -150,8 +150,8 @@ class Match:
         res = self.result()
         scores = ", ".join(f"{self.names[s]} {x}" for s, x in enumerate(res["scores"]))
         self.log.append(("result", "final scores: " + scores))
-        self.log.append(("result", "winner(s): " + ", ".join(self.names[w]
-                                                            for w in res["winners"])))
+        winners = ", ".join(self.names[w] for w in res["winners"])
+        self.log.append(("result", "winner(s): " + (winners or "none")))
 
     def legal_now(self) -> np.ndarray:
         return np.flatnonzero(self.state.legal_action_mask[0])

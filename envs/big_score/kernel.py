@@ -133,10 +133,16 @@ class BigScoreGame(CompiledGame):
     def __new__(cls, **options: object) -> CompiledGame:
         """`num_players=1` is the solo game: a game of its own (`solo_kernel`)."""
         if cls is BigScoreGame and options.get("num_players") == 1:
+            return cls.class_for(1)(**options)
+        return super().__new__(cls)
+
+    @classmethod
+    def class_for(cls, num_players: int) -> type[CompiledGame]:
+        if cls is BigScoreGame and num_players == 1:
             from .solo_kernel import BigScoreSoloGame
 
-            return BigScoreSoloGame(**options)
-        return super().__new__(cls)
+            return BigScoreSoloGame
+        return cls
 
     @classmethod
     def option_spec(cls) -> dict[str, Option]:

@@ -90,6 +90,12 @@ class Game:
         spec.update(COMMON_OPTIONS)
         return spec
 
+    @classmethod
+    def class_for(cls, num_players: int) -> type[Game]:
+        """The class that plays `num_players`: this one, unless a variant is a game of its own
+        (The Big Score's solo game), whose rule options (`GAME_OPTIONS`) are its own."""
+        return cls
+
     def _setup(self) -> None:
         """Build layouts and tables from self.options (subclasses)."""
         raise NotImplementedError

@@ -1,5 +1,6 @@
-"""The table views: every game's view draws from any seat's observation at any point of play,
-and its counts are whole numbers (so each divisor matches its layout field's)."""
+"""The table views: every game's view (The Big Score's solo game's included) draws from any
+seat's observation at any point of play, and its counts are whole numbers (so each divisor
+matches its layout field's)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,13 @@ import pytest
 from heistbench.envs import GAMES
 from heistbench.envs import game as make_game
 from heistbench.training.views import Rows, action_targets, table_view, view_of
+
+CASES = [(name, 0) for name in GAMES] + [("big_score", 1)]  # (game, players; 0: the default)
+IDS = [*GAMES, "big_score-solo"]
+
+
+def _game(name: str, players: int):
+    return make_game(name, **({"num_players": players} if players else {}))
 
 
 def _count_items(items, src_of):
@@ -20,9 +28,9 @@ def _count_items(items, src_of):
             yield it, it.vector(src_of)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_views_draw_whole_counts_for_every_seat(name):
-    game = make_game(name)
+@pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
+def test_views_draw_whole_counts_for_every_seat(name, players):
+    game = _game(name, players)
     view = view_of(game)
     rng = np.random.default_rng(0)
     state = game.init(np.array([7]))
@@ -33,7 +41,7 @@ def test_views_draw_whole_counts_for_every_seat(name):
             for seat in range(game.num_players):
                 obs = game.observe(state, seat)[0]
                 tv = table_view(game, view, obs, seat)
-                assert [s["seat"] for s in tv["seats"]][:1] == [seat]
+                assert [s["seat"] for s in tv["seats"]][:1] == ([seat] if view.seat else [])
                 fields = game.obs_fields(obs)
                 plain = {k: v for k, v in fields.items() if not k.startswith(prefix)}
                 own = {k[len(prefix):]: v[0] for k, v in fields.items() if k.startswith(prefix)}
@@ -46,9 +54,9 @@ def test_views_draw_whole_counts_for_every_seat(name):
         steps += 1
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_targets_name_action_ranges_and_items(name):
-    game = make_game(name)
+@pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
+def test_targets_name_action_ranges_and_items(name, players):
+    game = _game(name, players)
     view = view_of(game)
     ranges = {r.name for r in game.action_layout.ranges}
     assert set(view.targets) <= ranges

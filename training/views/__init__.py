@@ -54,7 +54,7 @@ class Item:
     div: float = 1.0
     names: Sequence[str] = ()
     part: tuple[int, int] | None = None  # (offset, size) inside the field
-    fmt: str = "{}"
+    fmt: str | Callable[[int], str] = "{}"  # a format string, or a function of the value
     max: int = 0
     log: bool = False
     shift: int = 0  # added to a number's value
@@ -73,12 +73,12 @@ class Item:
         out: dict[str, Any] = {"key": self.key, "label": self.label, "kind": self.kind}
         if self.kind == "percent":
             value = int(round(float(v.sum()) * 100))
-            out.update(value=value, text=self.fmt.format(value))
+            out.update(value=value, text=self.text(value))
         elif self.kind in ("number", "track"):
             value = int(round(float(v.sum()) * self.div)) + self.shift
             if self.skip_zero and value == 0:
                 return None
-            out.update(value=value, text=self.fmt.format(value))
+            out.update(value=value, text=self.text(value))
             if self.kind == "track":
                 out["max"] = self.max
         elif self.kind == "cards":
@@ -111,6 +111,9 @@ class Item:
         else:
             raise ValueError(f"unknown item kind {self.kind!r}")
         return out
+
+    def text(self, value: int) -> str:
+        return self.fmt(value) if callable(self.fmt) else self.fmt.format(value)
 
     def _name(self, i: int) -> str:
         return str(self.names[i]) if i < len(self.names) else str(i + self.shift)
@@ -147,6 +150,13 @@ class Rows:
         if not out:
             return None
         return {"key": self.key, "label": self.label, "kind": "rows", "rows": out}
+
+
+def thousands(tens: int) -> str:
+    """A sum in $10K as money: 0 -> "$0", 25 -> "$250K", 150 -> "$1.5M"."""
+    if tens == 0:
+        return "$0"
+    return f"${tens / 100:g}M" if abs(tens) >= 100 else f"${tens * 10}K"
 
 
 def block_rows(block: str) -> Callable[[Source], list[Source]]:
@@ -224,7 +234,7 @@ def table_view(game: Game, view: View, obs: np.ndarray, seat: int,
     prefix = view.seat_block + "."
     plain = {k: v for k, v in fields.items() if not k.startswith(prefix)}
     seats = []
-    for r in range(game.num_players):
+    for r in range(game.num_players if view.seat else 0):  # the solo game has no seat panels
         src = {k[len(prefix):]: v[r] for k, v in fields.items() if k.startswith(prefix)}
         if view.seat_present and float(np.asarray(src[view.seat_present]).max()) < 0.5:
             continue
@@ -238,17 +248,17 @@ def table_view(game: Game, view: View, obs: np.ndarray, seat: int,
 def action_targets(game: Game, view: View) -> dict[int, tuple[str, int]]:
     """action id -> (target, index) for the actions that the table draws: target "panel/key"
     is the item `key` of panel table, mine or seat (the viewer's own seat panel), index its
-    entry or row; target "@seat" is the panel of the seat `index` places after the viewer
-    ("@seat+1": the range's first action names the next seat)."""
+    entry or row; target "@seat" is the panel of the seat `index` places after the viewer. A
+    target "<target>+k" shifts the index by k ("@seat+1": the range's first
+    action names the next seat; "table/job+3": it names the fourth job)."""
     out: dict[int, tuple[str, int]] = {}
     layout = game.action_layout
     for r in layout.ranges:
         target = view.targets.get(r.name)
         if target is None:
             continue
-        shift = 0
-        if target.startswith("@seat"):
-            shift, target = int(target[5:] or 0), "@seat"
+        target, _, plus = target.partition("+")
+        shift = int(plus or 0)
         start = layout.start[r.name]
         for i in range(r.count):
             out[start + i] = (target, i + shift)

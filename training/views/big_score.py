@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from ...envs.big_score import components as C
 from ...envs.big_score.rules import DECISION_NAMES
-from . import Item, Rows, View, block_rows, chunk_rows, scale
+from . import Item, Rows, View, block_rows, chunk_rows, scale, thousands
 
 STAGES = ("setup", "Act I, round 1", "Act I, round 2", "Act I, round 3", "Act II", "game over")
 STATUS = ("", "open", "success (paid)", "failed", "unattempted")
 REWARD = (*C.PAYOUT_NAMES, "")
 RELATIVE = ("you", "seat +1", "seat +2", "seat +3", "seat +4", "seat +5")
-K10 = "${}0K"
+K10 = thousands  # sums in $10K
 
 
 def _job_items(game) -> list[Item]:
@@ -29,6 +29,9 @@ def _job_items(game) -> list[Item]:
 
 
 def view(game) -> View:
+    if game.num_players == 1:  # the solo game observes a table of its own
+        from .big_score_solo import view as solo_view
+        return solo_view(game)
     sc = lambda name: scale(game, name)  # noqa: E731
     seat = lambda f: scale(game, f"player.{f}")  # noqa: E731
     return View(
