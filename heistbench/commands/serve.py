@@ -17,6 +17,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    "this machine only)")
     p.add_argument("--max-sessions", type=int, default=64, help="games held at once; the "
                    "least recently used is dropped beyond (default 64)")
+    p.add_argument("--idle-hours", type=float, default=6.0, help="forget a game left "
+                   "unplayed this long (default 6; 0 keeps every game until dropped)")
     p.set_defaults(run=run)
 
 
@@ -25,11 +27,13 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--port must be in 0..65535, got {args.port}")
     if args.max_sessions < 1:
         raise ValueError(f"--max-sessions must be at least 1, got {args.max_sessions}")
+    if not args.idle_hours >= 0:
+        raise ValueError(f"--idle-hours must be 0 or more, got {args.idle_hours}")
     try:
         import flask  # noqa: F401
     except ImportError:
         raise ValueError("the web app needs Flask: pip install 'heistbench[web]'") from None
     from heistbench.training.web import serve
 
-    serve(args.host, args.port, args.max_sessions)
+    serve(args.host, args.port, args.max_sessions, args.idle_hours * 3600 or None)
     return 0

@@ -21,9 +21,10 @@ def client():
     return app.test_client()
 
 
-def start(client, game="grifters", players=2, bots=("random",), seed=3, seat=0):
+def start(client, game="grifters", players=2, bots=("random",), seed=3, seat=0, options=None):
     r = client.post("/api/sessions", json={"game": game, "players": players, "seat": seat,
-                                           "bots": list(bots), "seed": seed})
+                                           "bots": list(bots), "seed": seed,
+                                           "options": options or {}})
     assert r.status_code == 201, r.get_json()
     return r.get_json()
 
@@ -117,3 +118,78 @@ def test_a_reply_does_not_change_when_the_hidden_state_is_redrawn(client, game):
         m.state = true_state
         legal = m.legal()
         m.play(int(legal[rng.integers(len(legal))]))
+
+
+def test_the_solo_game_and_rule_options_through_the_api(client):
+    big_score = next(g for g in client.get("/api/games").get_json()["games"]
+                     if g["name"] == "big_score_v1")
+    assert big_score["player_counts"][0] == 1
+    scenario = next(o for o in big_score["options"] if o["name"] == "scenario")
+    assert scenario["players"] == [1] and "heat_is_on" in scenario["choices"]
+    reply = start(client, game="big_score", players=1, bots=(),
+                  options={"scenario": "heat_is_on"}, seed=4)
+    assert reply["players"] == ["player_0 (you)"] and reply["table"]["seats"] == []
+    shown = {it["key"]: it.get("text") for it in reply["table"]["table"]}
+    assert shown["scenario"] == "The Heat Is On" and shown["objective"]
+    rng = np.random.default_rng(2)
+    while not reply["over"]:
+        move = reply["legal"][int(rng.integers(len(reply["legal"])))]["action"]
+        r = client.post(f"/api/sessions/{reply['session']}/moves",
+                        json={"action": move, "turn": reply["turn"]})
+        assert r.status_code == 200, r.get_json()
+        reply = r.get_json()
+    assert reply["result"]["scores"] and reply["log"][-1]["text"].startswith("winner(s): ")
+
+
+def test_rule_options_are_checked(client):
+    reply = start(client, game="big_deal", bots=("random",), options={"shark": True})
+    assert reply["session"]
+    for options, words in [({"scenario": "heat_is_on"}, "takes shark"),  # solo only
+                           ({"reveal_hidden": True}, "cannot be set"),  # never: a leak
+                           ({"shark": "yes"}, "shark"),
+                           ("shark", "must be an object")]:
+        r = client.post("/api/sessions", json={"game": "big_deal", "players": 2,
+                                               "options": options})
+        assert r.status_code == 400 and words in r.get_json()["error"], r.get_json()
+
+
+def test_idle_sessions_are_forgotten():
+    from heistbench.training.web.sessions import Sessions
+
+    now = [0.0]
+    store = Sessions(capacity=8, idle_s=100, clock=lambda: now[0])
+    body = {"game": "grifters", "players": 2, "bots": ["random"], "seed": 1}
+    a, b = store.create(body).token, store.create(body).token
+    now[0] = 60.0
+    store.get(a)  # a is played at 60: b, idle since 0, goes at 100
+    now[0] = 120.0
+    assert store.get(a) and len(store) == 1
+    with pytest.raises(KeyError):
+        store.get(b)
+    now[0] = 221.0
+    assert len(store) == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_terminal_shows_the_web_pages_log(client, game):
+    """The same game (seed, seats, bots, and always the first legal move) played on the page
+    and in the terminal: the terminal prints the page's log, line for line, in order."""
+    from heistbench.agents import make_policy
+    from heistbench.envs import game as make_game
+    from heistbench.training.human import play_human
+
+    reply = start(client, game=game, bots=("heuristic",), seed=11)
+    while not reply["over"]:
+        reply = client.post(f"/api/sessions/{reply['session']}/moves",
+                            json={"action": reply["legal"][0]["action"],
+                                  "turn": reply["turn"]}).get_json()
+    web = [("    " if e["kind"] == "change" else "") + e["text"] for e in reply["log"]]
+    g = make_game(game, num_players=2)
+    printed: list[str] = []
+    bot = make_policy("heuristic", g, seed=12)  # the server seeds the i-th bot seed + 1 + i
+    play_human(g, 0, [bot], ["heuristic"], seed=11,
+               read=lambda prompt: "1", write=printed.append)
+    lines = iter(printed)
+    missing = [line for line in web if not any(p == line for p in lines)]
+    assert not missing, missing[:5]
+    assert any(line.startswith("winner(s): ") for line in printed)

@@ -6,7 +6,7 @@ JSON API over `sessions.Sessions`:
 | request | reply |
 |---|---|
 | `GET /api/games` | the games, their player counts and bots |
-| `POST /api/sessions` `{game, players, seat, bots, seed}` | 201: a new session's reply |
+| `POST /api/sessions` `{game, players, seat, bots, options, seed}` | 201: a new session's reply |
 | `GET /api/sessions/<token>` | the session's reply (the table, legal moves, log, result) |
 | `POST /api/sessions/<token>/moves` `{action, turn}` | the reply after the move |
 
@@ -24,8 +24,9 @@ from typing import Any
 STATIC = Path(__file__).with_name("static")
 
 
-def create_app(capacity: int = 64) -> Any:
-    """The Flask app with a fresh session store of at most `capacity` games."""
+def create_app(capacity: int = 64, idle_s: float | None = 6 * 3600) -> Any:
+    """The Flask app with a fresh session store of at most `capacity` games, each dropped
+    after `idle_s` seconds unused (None: kept)."""
     from flask import Flask, jsonify, request, send_from_directory
     from werkzeug.exceptions import HTTPException
 
@@ -33,7 +34,7 @@ def create_app(capacity: int = 64) -> Any:
 
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.json.sort_keys = False
-    sessions = Sessions(capacity)
+    sessions = Sessions(capacity, idle_s)
     app.config["SESSIONS"] = sessions
 
     def error(status: int, message: str, **extra: Any):
@@ -52,8 +53,8 @@ def create_app(capacity: int = 64) -> Any:
         try:
             return sessions.get(token)
         except KeyError:
-            raise LookupError("no such session (it may have ended when the server "
-                              "restarted): start a new game") from None
+            raise LookupError("no such session (it ended if the server restarted or it was "
+                              "left idle too long): start a new game") from None
 
     @app.errorhandler(BadRequest)
     def bad_request(e: BadRequest):
@@ -103,11 +104,12 @@ def create_app(capacity: int = 64) -> Any:
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, capacity: int = 64) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, capacity: int = 64,
+          idle_s: float | None = 6 * 3600) -> None:
     """Serve the app until interrupted (threaded: several games at once)."""
     from werkzeug.serving import make_server
 
-    server = make_server(host, port, create_app(capacity), threaded=True)
+    server = make_server(host, port, create_app(capacity, idle_s), threaded=True)
     print(f"heistbench: serving the games on http://{host}:{server.server_port}/ "
           "(Ctrl-C stops)", flush=True)
     try:

@@ -3,20 +3,24 @@
 A session's reply to the person (`Session.reply`) is built from their seat's observation, their
 legal actions and the move log alone (`training.human.Match`): never the state, another seat's
 observation or a render of the state, so no request can read a hidden card, however it is
-made. The store keeps at most `capacity` sessions, forgetting the least recently used.
+made. The store keeps at most `capacity` sessions, forgetting the least recently used, and
+forgets a session left idle for `idle_s` seconds.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from ...agents import make_policy, policy_choices
 from ...envs import GAMES, _resolve
 from ...envs import game as make_game
 from ...envs import module as game_module
+from ...envs.core.options import Option
 from ..human import IllegalMove, Match
 from ..report import policy_label
 from ..views import action_targets
@@ -30,15 +34,38 @@ class Stale(ValueError):
     """A move made for an earlier position (HTTP 409): a double click, an old page."""
 
 
+def _choices(opt: Option) -> list[Any] | None:
+    """The values a menu may offer for a rule option: its closed set, or both of a bool's."""
+    if opt.choices is not None:
+        return list(opt.choices)
+    return [False, True] if opt.allowed == "a bool" else None
+
+
+def rule_options(name: str, players: int) -> dict[str, Option]:
+    """The rule options a person may set for `players` players of game `name` (those with a
+    closed set of values; an oracle or engine option never, so no seat may see hidden cards)."""
+    cls = game_module(name).Game.class_for(players)
+    return {k: o for k, o in cls.GAME_OPTIONS.items() if _choices(o) is not None}
+
+
 def catalogue() -> list[dict[str, Any]]:
-    """Every game with its player counts and the bots on offer."""
+    """Every game with its player counts (The Big Score's 1: the solo game), the bots on offer,
+    and its rule options (`players`: the counts an option applies to)."""
     out = []
     for name in GAMES:
         cls = game_module(name).Game
         spec = cls.option_spec()["num_players"]
-        out.append({"name": name, "title": cls.title, "player_counts": list(cls.player_counts),
+        counts = list(spec.choices)
+        options: dict[str, dict[str, Any]] = {}
+        for n in counts:
+            for k, o in rule_options(name, n).items():
+                entry = options.setdefault(k, {"name": k, "doc": o.doc, "default": o.default,
+                                               "choices": _choices(o), "players": []})
+                entry["players"].append(n)
+        out.append({"name": name, "title": cls.title, "player_counts": counts,
                     "default_players": spec.default,
-                    "bots": [{"spec": s, "label": d} for s, d in policy_choices(name)]})
+                    "bots": [{"spec": s, "label": d} for s, d in policy_choices(name)],
+                    "options": list(options.values())})
     return out
 
 
@@ -98,27 +125,47 @@ def _range_of(game, action: int) -> str:
 
 
 class Sessions:
-    """The server's sessions by token (at most `capacity`, least recently used dropped)."""
+    """The server's sessions by token: at most `capacity` (the least recently used dropped
+    beyond), each forgotten once unused for `idle_s` seconds (None: never). `clock` is
+    injectable for tests."""
 
-    def __init__(self, capacity: int = 64):
-        self.capacity = capacity
+    def __init__(self, capacity: int = 64, idle_s: float | None = 6 * 3600,
+                 clock: Callable[[], float] = time.monotonic):
+        self.capacity, self.idle_s, self.clock = capacity, idle_s, clock
         self._by_token: OrderedDict[str, Session] = OrderedDict()
+        self._used: dict[str, float] = {}  # token -> when last asked for
         self._lock = threading.Lock()  # the dict, and building games (compiles run once)
 
     def __len__(self) -> int:
-        return len(self._by_token)
+        with self._lock:
+            self._expire()
+            return len(self._by_token)
 
     def get(self, token: str) -> Session:
         with self._lock:
+            self._expire()
             s = self._by_token.get(token)
             if s is None:
                 raise KeyError(token)
             self._by_token.move_to_end(token)
+            self._used[token] = self.clock()
             return s
+
+    def _expire(self) -> None:
+        """Drop the sessions idle for longer than `idle_s` (the oldest come first)."""
+        if self.idle_s is None:
+            return
+        limit = self.clock() - self.idle_s
+        while self._by_token:
+            token = next(iter(self._by_token))
+            if self._used[token] >= limit:
+                break
+            del self._by_token[token], self._used[token]
 
     def create(self, body: dict[str, Any]) -> Session:
         """A new game from {"game", "players", "seat", "bots": [spec per other seat, or one
-        for all], "seed"}; BadRequest says what is wrong with the request."""
+        for all], "options": {rule option: value}, "seed"}; BadRequest says what is wrong with
+        the request."""
         name = body.get("game")
         if not isinstance(name, str):
             raise BadRequest(f"'game' must be one of {', '.join(GAMES)}, got {name!r}")
@@ -127,10 +174,20 @@ class Sessions:
         except ValueError as e:
             raise BadRequest(str(e)) from None
         cls = game_module(name).Game
+        counts = cls.option_spec()["num_players"].choices
         players = _int(body, "players", cls.option_spec()["num_players"].default)
-        if players not in cls.player_counts:
-            raise BadRequest(f"{cls.title} takes {', '.join(map(str, cls.player_counts))} "
-                             f"players, got {players}")
+        if players not in counts:
+            raise BadRequest(f"{cls.title} takes {', '.join(map(str, counts))} players, got "
+                             f"{players}")
+        options = body.get("options", {})
+        if not isinstance(options, dict):
+            raise BadRequest(f"'options' must be an object of rule options, got {options!r}")
+        offered = rule_options(name, players)
+        unknown = sorted(set(options) - set(offered))
+        if unknown:
+            raise BadRequest(f"'options': {', '.join(map(repr, unknown))} cannot be set here; "
+                             f"{cls.class_for(players).title} at {players} player(s) takes "
+                             + (", ".join(offered) or "none"))
         seat = _int(body, "seat", 0)
         if not 0 <= seat < players:
             raise BadRequest(f"'seat' must be in 0..{players - 1} for {players} players, "
@@ -138,7 +195,7 @@ class Sessions:
         specs = body.get("bots", ["heuristic"])
         if isinstance(specs, str):
             specs = [specs]
-        if (not isinstance(specs, list) or not specs
+        if (not isinstance(specs, list) or (not specs and players > 1)
                 or not all(isinstance(s, str) and s for s in specs)):
             raise BadRequest(f"'bots' must be a list of bot names or checkpoint paths, got "
                              f"{specs!r}")
@@ -151,7 +208,10 @@ class Sessions:
         if not 0 <= seed < 1 << 62:
             raise BadRequest(f"'seed' must be in 0..2**62 - 1, got {seed}")
         with self._lock:
-            game = make_game(name, num_players=players)
+            try:
+                game = make_game(name, num_players=players, **options)
+            except ValueError as e:
+                raise BadRequest(f"'options': {e}") from None
             try:
                 bots = [make_policy(s, game, seed=seed + i + 1) for i, s in enumerate(specs)]
             except (ValueError, FileNotFoundError) as e:
@@ -162,7 +222,9 @@ class Sessions:
             match = Match(game, seat, bots, labels, seed=seed)
             token = secrets.token_urlsafe(24)
             session = Session(token, match, specs)
+            self._expire()
             self._by_token[token] = session
+            self._used[token] = self.clock()
             while len(self._by_token) > self.capacity:
-                self._by_token.popitem(last=False)
+                del self._used[self._by_token.popitem(last=False)[0]]
             return session

@@ -58,8 +58,10 @@ async function setup() {
     const old = Math.min(Number(seat.value) || 0, n - 1);
     seat.replaceChildren(...Array.from({ length: n }, (_, i) => new Option(`player_${i}`, String(i))));
     seat.value = String(old);
+    fillOptions(n, g);
     const box = $("#bots");
     box.replaceChildren(el("legend", "", "Bots in the other seats"));
+    box.hidden = n === 1;
     for (let s = 0; s < n; s++) {
       if (s === old) continue;
       const label = el("label", "", `player_${s}`);
@@ -75,6 +77,25 @@ async function setup() {
       box.append(label);
     }
   }
+  function fillOptions(n, g) {
+    const box = $("#options");
+    box.replaceChildren(el("legend", "", n === 1 ? "Solo game" : "Rules"));
+    const shown = g.options.filter(o => o.players.includes(n));
+    box.hidden = !shown.length;
+    for (const o of shown) {
+      const label = el("label", "", o.name.replaceAll("_", " ") + " ");
+      label.title = o.doc;
+      const pick = el("select", "option");
+      pick.dataset.option = o.name;
+      for (const c of o.choices) {
+        const text = c === null ? "auto" : String(c).replaceAll("_", " ");
+        pick.append(new Option(text, JSON.stringify(c)));
+      }
+      pick.value = JSON.stringify(o.default);
+      label.append(pick);
+      box.append(label);
+    }
+  }
   gameSel.onchange = fillPlayers;
   $("#players").onchange = fillSeats;
   $("#seat").onchange = fillSeats;
@@ -86,8 +107,10 @@ async function setup() {
       const pick = $("select", l);
       return pick.value === "checkpoint" ? $("input", l).value.trim() : pick.value;
     });
+    const options = Object.fromEntries([...document.querySelectorAll("#options select")]
+      .map(p => [p.dataset.option, JSON.parse(p.value)]));
     const body = { game: gameSel.value, players: Number($("#players").value),
-                   seat: Number($("#seat").value), bots };
+                   seat: Number($("#seat").value), bots, options };
     if ($("#seed").value !== "") body.seed = Number($("#seed").value);
     try {
       const r = await api("POST", "/api/sessions", body);
@@ -237,8 +260,11 @@ function drawResult(res) {
   head.append(el("th", "", "player"), el("th", "", "score"));
   t.append(head);
   res.names.forEach((name, s) => {
-    const tr = el("tr", res.winners.includes(s) ? "winner" : "");
-    tr.append(el("td", "", name + (res.winners.includes(s) ? " \u2605 winner" : "")),
+    const won = res.winners.includes(s);
+    const solo = res.names.length === 1;  // the solo game: won by meeting its objective
+    const note = won ? " \u2605 winner" : solo ? " (objective not met)" : "";
+    const tr = el("tr", won ? "winner" : "");
+    tr.append(el("td", "", name + note),
               el("td", "", String(res.scores[s])));
     t.append(tr);
   });
