@@ -1,6 +1,6 @@
 """The web app's tests: the API ones run everywhere Flask is installed (the dev extra); the
-browser ones skip without Chromium and selenium unless HEISTBENCH_BROWSER=required (as
-scripts/test_web.sh sets), where a skipped test fails the run."""
+browser ones run only with HEISTBENCH_BROWSER set, and with HEISTBENCH_BROWSER=required (as
+scripts/test_web.sh sets) a skipped browser test fails the run."""
 
 from __future__ import annotations
 
