@@ -41,12 +41,18 @@ class GriftersHeuristic(ObservationBot):
         def steal(n: float | np.ndarray) -> np.ndarray:
             return np.minimum(n, stash[:, 1:].max(axis=1)) * (1 + 1 / (N - 1))
 
+        # A leader wants the game over: every ISK taken from the Coffers brings the end
+        # nearer by 1/coffers of what is left, and with it the lead is banked. Without this,
+        # two such bots at 2 players pass the money back and forth by steals (worth twice
+        # their ISK there) and the Coffers never run out.
+        haste = np.maximum(score[:, 0] - rival, 0) / np.maximum(coffers, 1)
+
         def take(n: np.ndarray) -> np.ndarray:
             """Coffers money, with the end of the game in view when it runs out."""
             x = np.minimum(n, coffers)
             ends = n >= coffers
             wins = score[:, 0] + x > rival
-            return np.where(ends, np.where(wins, 50.0, -50.0), x)
+            return np.where(ends, np.where(wins, 50.0, -50.0), x * (1 + haste))
 
         v = np.tile(BASE_VALUE, (B, 1))  # caper value of each card type [B, 19]
         for t in (C.THIEF, C.SAFECRACKER):

@@ -57,3 +57,16 @@ def test_bots_play_the_oracle_view_as_their_own():
         b = heuristic_policy(oracle, seed=4).act(oracle.observe(state, state.current_player),
                                                  state.legal_action_mask)
         assert (a == b).all()
+
+
+def test_the_grifters_heuristic_ends_its_games_against_itself():
+    """Two copies at 2 players once passed the money back and forth by steals (worth twice
+    their ISK there) and ran to the step bound in about 1 game in 200: the leader now hurries
+    the Coffers' end."""
+    import numpy as np
+    from heistbench.agents.base import play_out
+
+    game = envs.game("grifters", num_players=2, validate=False)
+    state = game.init(np.arange(1000))
+    play_out(game, state, make_policy("heuristic", game))
+    assert state.terminated.all() and not state.truncated.any()
