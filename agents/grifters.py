@@ -5,6 +5,8 @@ batch. The value model follows the spec's `grifters-rule-v1` in a simplified for
 counts once, money stolen counts a little more (it also hurts a rival), a card drawn is worth
 more early than late, a Job adds its marginal set bonus and pays for the cards it locks away,
 and taking the Coffers' last ISK is great when it wins the game and terrible when it loses it.
+One addition to the spec: a leader hurries the end by valuing Coffers money more (the game's
+README, "Bot and throughput").
 """
 
 from __future__ import annotations
