@@ -15,8 +15,8 @@ import time
 from heistbench.agents import make_policy, zoo
 from heistbench.agents.export import export
 from heistbench.agents.model import read_meta
-from heistbench.envs import game as make_game
 from heistbench.training.evaluate import evaluate
+from heistbench.training.report import game_for
 
 
 def main() -> None:
@@ -35,8 +35,7 @@ def main() -> None:
             out.unlink()
             raise SystemExit(f"{name}: {size / 1024:.0f} KiB is over the zoo's 1 MB limit: "
                              "train it with a smaller trunk")
-        options = {k: v for k, v in meta.get("options", {}).items() if k != "validate"}
-        game = make_game(meta["game"], validate=False, **options)
+        game = game_for(f"zoo:{name}", None, None)
         bot = zoo.load(name, game)
         n = game.num_players
         for vs in (["heuristic", "random"] if n > 1 else []):

@@ -69,7 +69,7 @@ def game_for(spec: str, game: str | None, players: int | None, **options: Any) -
         raise ValueError("--game is required unless POLICY is a checkpoint, an exported "
                          "policy or a zoo entry (zoo:<game>-<n>p)")
     kwargs = {"num_players": players} if players else {}
-    return make_game(game, validate=False, **{**options, **kwargs})
+    return make_game(game, **{"validate": False, **options, **kwargs})
 
 
 def evaluation_rows(spec: str, game: str | Game | None, players: int | None, vs: list[str],

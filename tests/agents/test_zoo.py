@@ -8,9 +8,10 @@ import sys
 
 import numpy as np
 import pytest
-from heistbench.agents import make_policy, policy_choices, policy_meta, zoo
+from heistbench.agents import make_policy, policy_choices, zoo
 from heistbench.envs import GAMES, player_counts
 from heistbench.envs import game as make_game
+from heistbench.training.report import game_for
 
 # what the zoo ships: 2 players and the largest count of every game, and the solo game; not
 # Big Deal at 6 players, whose run fell below the random policy (agents/zoo/README.md)
@@ -26,9 +27,7 @@ def test_the_zoo_has_every_game_at_two_players_and_its_largest_count():
 @pytest.mark.parametrize("entry", EXPECTED)
 def test_entry_is_small_loads_and_plays_its_game(entry):
     assert zoo.path(entry).stat().st_size <= zoo.MAX_BYTES
-    meta = policy_meta(f"zoo:{entry}")
-    options = {k: v for k, v in meta["options"].items() if k != "validate"}
-    game = make_game(meta["game"], **options)
+    game = game_for(f"zoo:{entry}", None, None, validate=True)
     assert zoo.entry_for(game) == entry
     bot = make_policy(f"zoo:{entry}", game)
     assert bot.name == f"zoo:{entry}"

@@ -248,9 +248,9 @@ def table_view(game: Game, view: View, obs: np.ndarray, seat: int,
 def action_targets(game: Game, view: View) -> dict[int, tuple[str, int]]:
     """action id -> (target, index) for the actions that the table draws: target "panel/key"
     is the item `key` of panel table, mine or seat (the viewer's own seat panel), index its
-    entry or row; target "@seat" is the panel of the seat `index` places after the viewer. A
-    target "<target>+k" shifts the index by k ("@seat+1": the range's first
-    action names the next seat; "table/job+3": it names the fourth job)."""
+    entry or row; target "@seat" is the panel of the seat `index` places after the viewer.
+    "<target>+k" shifts the index by k ("@seat+1": the range's first action names the next
+    seat; "table/job+3": it names the fourth job)."""
     out: dict[int, tuple[str, int]] = {}
     layout = game.action_layout
     for r in layout.ranges:

@@ -174,8 +174,9 @@ class Sessions:
         except ValueError as e:
             raise BadRequest(str(e)) from None
         cls = game_module(name).Game
-        counts = cls.option_spec()["num_players"].choices
-        players = _int(body, "players", cls.option_spec()["num_players"].default)
+        spec = cls.option_spec()["num_players"]
+        counts = spec.choices
+        players = _int(body, "players", spec.default)
         if players not in counts:
             raise BadRequest(f"{cls.title} takes {', '.join(map(str, counts))} players, got "
                              f"{players}")
