@@ -207,9 +207,10 @@ class View:
     seat_present: str | None = None  # a seat field that is set for the seats in play
 
 
-# env name -> the module (here) of its view
+# game label (the env name, with a variant that is a game of its own) -> its view's module
 VIEWS: dict[str, str] = {
     "big_score_v1": "big_score",
+    "big_score_v1 (solo)": "big_score_solo",
     "grifters_v1": "grifters",
     "vaults_v1": "vaults",
     "bad_company_v0": "bad_company",
@@ -219,9 +220,9 @@ VIEWS: dict[str, str] = {
 
 def view_of(game: Game) -> View:
     """The view of `game` (its module's `view(game)`)."""
-    if game.name not in VIEWS:
-        raise ValueError(f"no table view for {game.name!r}; available: {', '.join(VIEWS)}")
-    return importlib.import_module(f"{__name__}.{VIEWS[game.name]}").view(game)
+    if game.label not in VIEWS:
+        raise ValueError(f"no table view for {game.label!r}; available: {', '.join(VIEWS)}")
+    return importlib.import_module(f"{__name__}.{VIEWS[game.label]}").view(game)
 
 
 def table_view(game: Game, view: View, obs: np.ndarray, seat: int,

@@ -29,9 +29,6 @@ def _job_items(game) -> list[Item]:
 
 
 def view(game) -> View:
-    if game.num_players == 1:  # the solo game observes a table of its own
-        from .big_score_solo import view as solo_view
-        return solo_view(game)
     sc = lambda name: scale(game, name)  # noqa: E731
     seat = lambda f: scale(game, f"player.{f}")  # noqa: E731
     return View(
