@@ -1685,18 +1685,24 @@ def crew_block(g, q: int, k: int, out: np.ndarray, i: int) -> int:
     """exists, boss one-hot, member and tool counts / 2, skills / 30, spent, blocked,
     modifiers (m + 6) / 12."""
     cr = g.crew[q, k]
-    put_all(out, i + 1, cr[:M0], 1.0)
-    put_all(out, i + 1 + M0, cr[M0:], 0.5)
-    s0 = s1 = s2 = 0
-    chars = False
-    for x in range(C.N_CREW_TYPES):
+    # one pass per scale, without branches (so that LLVM vectorizes it): the counts written
+    # and the skills summed
+    s0 = s1 = s2 = chars = 0
+    for x in range(M0):
         n = int(cr[x])
-        if n:
-            chars |= x < T0
-            s0 += n * SKILLS[x, 0]
-            s1 += n * SKILLS[x, 1]
-            s2 += n * SKILLS[x, 2]
-    put(out, i, chars, 1)
+        out[i + 1 + x] = np.float32(n)
+        chars += n
+        s0 += n * SKILLS[x, 0]
+        s1 += n * SKILLS[x, 1]
+        s2 += n * SKILLS[x, 2]
+    for x in range(M0, C.N_CREW_TYPES):
+        n = int(cr[x])
+        out[i + 1 + x] = np.float32(n) * np.float32(0.5)
+        chars += n * (x < T0)
+        s0 += n * SKILLS[x, 0]
+        s1 += n * SKILLS[x, 1]
+        s2 += n * SKILLS[x, 2]
+    put(out, i, chars > 0, 1)
     i += 1 + C.N_CREW_TYPES
     m0, m1, m2 = int(g.mods[q, k, 0]), int(g.mods[q, k, 1]), int(g.mods[q, k, 2])
     i = put(out, i, min(max(s0 + m0, 0), 30), 30)
