@@ -81,10 +81,11 @@ def evaluation_rows(spec: str, game: str | Game | None, players: int | None, vs:
     g = game if isinstance(game, Game) else game_for(spec, game, players)
     if g.num_players == 1:
         return solo_rows(spec, g, games, scenarios, sanity, seed, version)
-    policy = make_policy(spec, g, seed=seed)
     name = policy_label(spec)
-    rows = [evaluate(g, policy, make_policy(v, g, seed=seed + 1), games, name=name,
-                     opponent_name=v, version=version) for v in vs]
+    # a fresh policy per row: a stochastic policy's row is then the same whatever rows
+    # come before it (the same seed, the same draws)
+    rows = [evaluate(g, make_policy(spec, g, seed=seed), make_policy(v, g, seed=seed + 1),
+                     games, name=name, opponent_name=v, version=version) for v in vs]
     if sanity:
         for a, b in (("random", "heuristic"), ("heuristic", "heuristic")):
             rows.append(evaluate(g, make_policy(a, g, seed=seed + 2),

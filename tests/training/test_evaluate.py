@@ -109,3 +109,16 @@ def test_a_solo_game_is_scored_per_scenario():
     assert heuristic.mean_margin > rand.mean_margin > 0 and rand.win_rate == 0
     with pytest.raises(ValueError, match="unknown scenario.*biggest_score"):
         evaluation_rows("heuristic", game, None, [], 10, scenarios=["bank_job"])
+
+
+def test_a_stochastic_policys_row_does_not_depend_on_the_rows_before_it():
+    """Each row gets a fresh policy from the same seed: the random policy's row against the
+    heuristic is the same alone as after a row against random play."""
+    from heistbench.training.report import evaluation_rows
+
+    from heistbench import envs
+
+    game = envs.game("grifters", num_players=2)
+    after = evaluation_rows("random", game, None, ["random", "heuristic"], 40, sanity=False)[1]
+    alone = evaluation_rows("random", game, None, ["heuristic"], 40, sanity=False)[0]
+    assert after.as_dict() == alone.as_dict()
