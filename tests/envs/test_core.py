@@ -117,14 +117,39 @@ def test_options_name_the_culprit():
 def test_buffer_pool_never_hands_out_a_held_buffer():
     pool = BufferPool()
     pool.SMALL = 0  # pool every size in this test
+
+    def address(a: np.ndarray) -> int:
+        return a.__array_interface__["data"][0]
+
     a = pool.zeros((2, 3))
     b = pool.zeros((2, 3))
-    assert a is not b
-    a_id = id(a)
+    assert not np.shares_memory(a, b)
+    a_at = address(a)
+    a[:] = 7
     del a
     c = pool.zeros((2, 3))
-    assert id(c) == a_id and not c.any()
+    assert address(c) == a_at and not c.any()
     d = pool.empty((2, 3), np.int16)
-    assert d.dtype == np.int16 and d is not c
+    assert d.dtype == np.int16 and not np.shares_memory(d, c)
+    del b, d
+    e = pool.empty((1, 3))  # fewer rows: the first rows of a free buffer
+    assert e.shape == (1, 3) and not np.shares_memory(e, c)
+
+
+def test_buffer_pool_keeps_a_few_buffers_while_a_batch_shrinks():
+    """An evaluation's batch shrinks as its games end: one buffer serves every smaller size
+    (it used to keep one per size, tens of gigabytes over a long evaluation)."""
+    pool = BufferPool(slots=3)
+    pool.SMALL = 0
+    for rows in range(200, 0, -1):
+        out = pool.empty((rows, 1000))
+        assert out.shape == (rows, 1000)
+        del out
+    held = [buf for bufs in pool._bufs.values() for buf in bufs]
+    assert len(held) == 1 and held[0].shape == (200, 1000)
+    del held
+    big = pool.empty((300, 1000))  # a larger batch replaces the free smaller buffer
+    assert big.shape == (300, 1000)
+    assert [buf.shape for buf in pool._bufs[((1000,), np.dtype(np.float32).str)]] == [(300, 1000)]
 
 
