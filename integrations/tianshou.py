@@ -4,7 +4,8 @@ Tianshou's `PettingZooEnv` wraps any heistbench AEC env as it is: the action mas
 `obs.mask`, which Tianshou's `DQN` respects, and its `MultiAgentOffPolicyAlgorithm` gives every
 seat an algorithm of its own. This module adds what a user would otherwise write by hand:
 
-- `pettingzoo_env(game, num_players, **options)`: the wrapped AEC env;
+- `pettingzoo_env(game, num_players, **options)`: the wrapped AEC env, with the winners in its
+  final infos as a flag per seat, the fixed shape Tianshou's buffer stores;
 - `BotAlgorithm(spec, game)`: a heistbench policy (`"heuristic"`, `"random"`, a checkpoint, any
   `Policy`) playing a Tianshou seat; it learns nothing;
 - `dqn(env)`: a masked DQN learner sized for a game;
@@ -62,20 +63,41 @@ from ..training.evaluate import EvalRow, evaluate, format_rows
 from .single_agent import make_single_agent
 
 
+def winner_flags(info: dict, num_players: int) -> dict:
+    """The info with its `winners` (a list of seats, one per co-winner) as one flag per seat:
+    Tianshou's buffer stores each step's info in fixed-shape arrays, and a shared win would
+    not fit the shape of a game with one winner."""
+    if "winners" not in info:
+        return info
+    return {**info, "winners": np.isin(np.arange(num_players), info["winners"])}
+
+
+class HeistPettingZooEnv(PettingZooEnv):
+    """Tianshou's `PettingZooEnv` with infos its buffer can store (`winner_flags`)."""
+
+    def reset(self, *args: Any, **kwargs: Any) -> tuple[dict, dict]:
+        obs, info = super().reset(*args, **kwargs)
+        return obs, winner_flags(info, len(self.agents))
+
+    def step(self, action: Any) -> tuple[dict, list[int], bool, bool, dict]:
+        obs, rewards, terminated, truncated, info = super().step(action)
+        return obs, rewards, terminated, truncated, winner_flags(info, len(self.agents))
+
+
 def pettingzoo_env(game: str, num_players: int = 2, raw: bool = False,
-                   **options: Any) -> PettingZooEnv:
+                   **options: Any) -> HeistPettingZooEnv:
     """The game's AEC env (`raw=True`: without PettingZoo's wrappers, so that an illegal action
-    raises instead of losing the game) in Tianshou's `PettingZooEnv`."""
+    raises instead of losing the game) in Tianshou's `PettingZooEnv` (`HeistPettingZooEnv`)."""
     aec = module(game).raw_env(num_players=num_players, **options) if raw else make(
         game, num_players=num_players, **options)
-    return PettingZooEnv(aec)
+    return HeistPettingZooEnv(aec)
 
 
 class MaskedObservation(gymnasium.ObservationWrapper):
     """A single-seat env's observation as `{"obs", "mask"}`: Tianshou's DQN reads `obs.mask` to
     act and to bootstrap on legal actions only. Tianshou's buffer stores each step's info in
     fixed-shape arrays, so the info keeps its fixed-shape keys and gives the winners as one flag
-    per seat."""
+    per seat (`winner_flags`)."""
 
     KEEP = ("action_mask", "final_scores", "score", "illegal_action")
 
@@ -90,11 +112,9 @@ class MaskedObservation(gymnasium.ObservationWrapper):
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
         obs, reward, terminated, truncated, info = super().step(action)
-        kept = {k: np.asarray(v) for k, v in info.items() if k in self.KEEP}
-        if "winners" in info:
-            seats = np.arange(self.env.unwrapped.game.num_players)
-            kept["winners"] = np.isin(seats, info["winners"])
-        return obs, reward, terminated, truncated, kept
+        kept = {k: np.asarray(v) for k, v in info.items() if k in (*self.KEEP, "winners")}
+        return obs, reward, terminated, truncated, winner_flags(
+            kept, self.env.unwrapped.game.num_players)
 
 
 def single_seat_env(game: str, num_players: int = 2, opponents: Any = "random",

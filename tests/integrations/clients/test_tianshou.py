@@ -66,6 +66,23 @@ def test_bad_input_is_refused():
         ts.train("grifters", env="gym")
 
 
+def test_the_pettingzoo_env_gives_the_winners_as_a_flag_per_seat():
+    """A shared win must fit the shape of a single one (Tianshou's buffer stores infos in
+    fixed-shape arrays): a tie once crashed its collector on Big Deal at 6 players."""
+    flags = ts.winner_flags({"winners": [3, 4], "score": 7}, 6)
+    assert flags["winners"].tolist() == [False, False, False, True, True, False]
+    assert flags["score"] == 7 and ts.winner_flags({"action_mask": 1}, 6) == {"action_mask": 1}
+    env = ts.pettingzoo_env("grifters", 2, raw=True)
+    obs, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        legal = np.flatnonzero(obs["mask"])
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
+    assert info["winners"].shape == (2,) and info["winners"].dtype == bool
+    assert info["winners"].any()
+
+
 def test_the_single_seat_env_gives_tianshou_its_mask():
     env = ts.single_seat_env("big_score", 3, opponents="heuristic")
     obs, _ = env.reset(seed=3)
