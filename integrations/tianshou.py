@@ -1,6 +1,6 @@
 """Tianshou 2 with heistbench: its own PettingZoo wrapper on the AEC env, and bots in its seats.
 
-Tianshou's `PettingZooEnv` wraps any heistbench AEC env as it is: the action mask becomes
+Tianshou's `PettingZooEnv` wraps any heistbench AEC env: the action mask becomes
 `obs.mask`, which Tianshou's `DQN` respects, and its `MultiAgentOffPolicyAlgorithm` gives every
 seat an algorithm of its own. This module adds what a user would otherwise write by hand:
 
@@ -99,7 +99,8 @@ class MaskedObservation(gymnasium.ObservationWrapper):
     fixed-shape arrays, so the info keeps its fixed-shape keys and gives the winners as one flag
     per seat (`winner_flags`)."""
 
-    KEEP = ("action_mask", "final_scores", "score", "illegal_action")
+    # the fixed-shape keys, and the winners (made one flag per seat by `winner_flags`)
+    KEEP = ("action_mask", "final_scores", "score", "illegal_action", "winners")
 
     def __init__(self, env: gymnasium.Env) -> None:
         super().__init__(env)
@@ -112,7 +113,7 @@ class MaskedObservation(gymnasium.ObservationWrapper):
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
         obs, reward, terminated, truncated, info = super().step(action)
-        kept = {k: np.asarray(v) for k, v in info.items() if k in (*self.KEEP, "winners")}
+        kept = {k: np.asarray(v) for k, v in info.items() if k in self.KEEP}
         return obs, reward, terminated, truncated, winner_flags(
             kept, self.env.unwrapped.game.num_players)
 
