@@ -44,6 +44,18 @@ class TrainConfig:
     snapshot_every: int = 100_000
     """learner steps between snapshots entering the pool"""
 
+    # --- warm start ---
+    imitate: str | None = None
+    """a bot the learner copies before self-play: "heuristic" or any policy name of
+    make_policy (training.imitation); None = self-play from a random start"""
+    imitate_decisions: int = 1_000_000
+    """the bot's decisions the learner is fitted to before self-play"""
+    imitate_epochs: int = 2
+    """passes over each round of the bot's decisions"""
+    imitate_dagger: float = 0.0
+    """share of those decisions taken in the learner's own games, the bot naming its move
+    (DAgger); 0 = the bot's own games only"""
+
     # --- PPO ---
     total_timesteps: int = 2_000_000
     """learner decisions to train on"""
@@ -149,7 +161,8 @@ def config_from_dict(data: dict[str, Any], source: str = "config") -> TrainConfi
 def validate(cfg: TrainConfig, source: str = "config") -> None:
     """Checks across fields (positive sizes, a known opponent mix)."""
     for key in ("num_envs", "n_steps", "batch_size", "n_epochs", "total_timesteps",
-                "pool_size", "snapshot_every", "torch_threads"):
+                "pool_size", "snapshot_every", "torch_threads", "imitate_decisions",
+                "imitate_epochs"):
         if getattr(cfg, key) <= 0:
             raise ValueError(f"{source}: config key {key!r} must be positive, "
                              f"got {getattr(cfg, key)}")
@@ -164,6 +177,12 @@ def validate(cfg: TrainConfig, source: str = "config") -> None:
                          f"{sorted(bad)[0]!r}; use self, heuristic, random")
     if any(v < 0 for v in cfg.opponents.values()) or sum(cfg.opponents.values()) <= 0:
         raise ValueError(f"{source}: config key 'opponents': shares must be >= 0, sum > 0")
+    if not 0.0 <= cfg.imitate_dagger <= 1.0:
+        raise ValueError(f"{source}: config key 'imitate_dagger' is a share in [0, 1], got "
+                         f"{cfg.imitate_dagger}")
+    if cfg.imitate is not None and not cfg.imitate.strip():
+        raise ValueError(f"{source}: config key 'imitate': name a bot (e.g. heuristic) or "
+                         "leave it out")
     bad_vs = [v for v in cfg.eval_vs if v not in ("heuristic", "random")]
     if bad_vs:
         raise ValueError(f"{source}: config key 'eval_vs': unknown opponent {bad_vs[0]!r}; "
@@ -186,6 +205,18 @@ def config_path(name_or_path: str) -> Path:
         raise ValueError(f"unknown config {name_or_path!r}; packaged configs: "
                          f"{', '.join(available_configs())} (or give a path to a .yaml file)")
     return p
+
+
+def default_config(game: str, num_players: int | None = None) -> str:
+    """The packaged config a game trains with: `<game>_<n>p` where there is one for that
+    player count (the largest count of every game has one; a solo game: `<game>_solo`),
+    else `<game>` (2 players), whose num_players the caller then overrides."""
+    base = game.rsplit("_v", 1)[0]
+    names = [f"{base}_{num_players}p"] + ([f"{base}_solo"] if num_players == 1 else [])
+    for name in names if num_players is not None else []:
+        if (CONFIG_DIR / f"{name}.yaml").exists():
+            return name
+    return base
 
 
 def load_config(name_or_path: str, overrides: dict[str, Any] | None = None) -> TrainConfig:

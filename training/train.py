@@ -32,6 +32,7 @@ from ..envs import game as make_game
 from ..envs.core import Game
 from .config import TrainConfig, to_dict
 from .evaluate import EVAL_SEEDS_VERSION, EvalRow, evaluate
+from .imitation import imitate
 from .networks import Trunk
 from .vec_env import OpponentPool, SelfPlayVecEnv
 
@@ -167,6 +168,7 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
     game = build_game(cfg)
     pool = OpponentPool(game, cfg.opponents, pool_size=cfg.pool_size, seed=cfg.seed)
     env = SelfPlayVecEnv(game, cfg.num_envs, pool, seed=cfg.seed)
+    teacher = None if cfg.imitate is None else make_policy(cfg.imitate, game, seed=cfg.seed)
 
     # --- the learner ---
     lr = cfg.learning_rate
@@ -177,6 +179,18 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
         ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
         policy_kwargs=policy_kwargs(cfg),
         tensorboard_log=str(run_dir / "tb"), seed=cfg.seed, device="cpu", verbose=0)
+
+    # --- the warm start: the learner copies the teacher's play ---
+    t0 = time.perf_counter()
+    imitation = None
+    if teacher is not None:
+        imitation = imitate(model.policy, game, teacher, cfg.imitate_decisions,
+                            cfg.imitate_epochs, batch_size=cfg.batch_size,
+                            learning_rate=cfg.learning_rate, vf_coef=cfg.vf_coef,
+                            max_grad_norm=cfg.max_grad_norm, dagger=cfg.imitate_dagger,
+                            seed=cfg.seed,
+                            progress=progress, log=log)
+        imitation["seconds"] = round(time.perf_counter() - t0, 1)
 
     # --- the loop: rollouts against the pool, PPO updates, snapshots, evaluations ---
     callback = SelfPlayCallback(cfg, game, pool, run_dir, log, progress)
@@ -189,6 +203,8 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
     # --- checkpoint, final evaluation, history and curve ---
     meta = run_meta(cfg, game, model.num_timesteps)
     meta.update(train_seconds=round(train_s, 1), learner_steps_per_s=round(sps, 1))
+    if imitation is not None:
+        meta["imitation"] = imitation
     model.save(run_dir / MODEL_NAME)
     write_meta(run_dir / MODEL_NAME, meta)  # the checkpoint carries its own metadata
     (run_dir / "meta.json").write_text(json.dumps(meta, indent=2))
@@ -206,7 +222,7 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
                             title=f"{game.name}, {game.num_players} players")
     summary = {"run_dir": str(run_dir), "timesteps": int(model.num_timesteps),
                "train_seconds": train_s, "wall_seconds": time.perf_counter() - t0,
-               "learner_steps_per_s": sps,
+               "learner_steps_per_s": sps, "imitation": imitation,
                "final_eval": callback.history[-1] if callback.history else None}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     env.close()

@@ -1,0 +1,174 @@
+"""A warm start for self-play: before PPO, the learner copies a bot (behaviour cloning).
+
+From a random start, PPO meets a strong heuristic as an opponent that wins almost every game,
+so most of its games end in the same loss and it learns little beyond beating random play
+(Big Deal: 0.6% against the heuristic after 2M steps; Bad Company: 17.6%). Copying the bot
+first gives PPO a learner that already plays as well as the bot, and a critic that already
+knows what the bot's positions are worth, so self-play starts where the bot stops.
+
+The bot plays every seat of batches of games (seeds far from the training and evaluation
+seeds). A share `KEEP` of its decisions is kept: the mover's observation, its legal moves,
+the bot's move and the mover's return from there to the end. The actor is fitted to the
+moves (cross-entropy over the legal moves, as MaskablePPO masks them) and the critic to the
+returns, a round of games at a time, so that memory holds one round (Vaults observations are
+6,502-12,244 floats).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..agents.base import Policy
+from ..envs.core import Game
+
+KEEP = 0.25  # share of the bot's decisions kept: neighbouring positions of a game are alike
+ROUND_GAMES = 256  # games played per round at most: a round's samples are fitted, then dropped
+ROUND_BYTES = 1 << 29  # a round's observations, about: rounds shrink for wide observations
+SEED_BASE = 1 << 42  # bot-game seeds: a block per run seed, apart from training and evaluation
+
+
+@dataclass
+class Round:
+    """The kept decisions of one round of the bot's games."""
+
+    obs: np.ndarray  # float32 [K, D]  the mover's observation
+    mask: np.ndarray  # bool [K, A]  its legal moves
+    action: np.ndarray  # int64 [K]  the bot's move
+    ret: np.ndarray  # float32 [K]  the mover's reward from this decision to the game's end
+
+
+def bot_rounds(game: Game, bot: Policy, seed: int, keep: float = KEEP,
+               games: int = ROUND_GAMES,
+               driver: Callable[[], Policy | None] | None = None) -> Iterator[Round]:
+    """Endless rounds of games of `bot` against itself; each yields the kept decisions once
+    its games have ended (their returns are known then). Where `driver()` gives a policy
+    for a round, that policy plays the round's moves in every seat and the bot only names
+    its own move in each position (DAgger's labels). A round has `games` games at most,
+    fewer where their observations would pass ROUND_BYTES (a 1,000-move Vaults game keeps
+    about 7 MB): the first round has 32 at most, the next are sized by it."""
+    rng = np.random.default_rng(seed)
+    next_seed = SEED_BASE + (seed % (1 << 20)) * (1 << 32)
+    cap, games = games, min(games, 32)
+    while True:
+        actions = np.zeros(games, np.int64)
+        labels = np.zeros(games, np.int64)
+        player = None if driver is None else driver()
+        bot.reset()
+        state = game.init(np.arange(next_seed, next_seed + games, dtype=np.int64))
+        next_seed += games
+        got = np.zeros((games, game.num_players))  # rewards collected so far, per seat
+        obs, mask, act, row, seat, before = [], [], [], [], [], []
+        for _ in range(game.max_steps + 1):
+            rows = np.flatnonzero(~(state.terminated | state.truncated))
+            if rows.size == 0:
+                break
+            cp = state.current_player[rows].astype(np.int64)
+            o = game.observe(state if rows.size == games else state[rows], cp)
+            m = state.legal_action_mask[rows]
+            labels[:] = 0
+            labels[rows] = bot.act_in(state, rows, o, m)
+            actions[:] = labels if player is None else 0
+            if player is not None:
+                actions[rows] = player.act_in(state, rows, o, m)
+            k = rng.random(rows.size) < keep
+            k &= m.sum(axis=1) > 1  # a forced move teaches nothing
+            if k.any():
+                obs.append(o[k].astype(np.float32, copy=False))
+                mask.append(m[k].copy())
+                act.append(labels[rows[k]].copy())
+                row.append(rows[k])
+                seat.append(cp[k])
+                before.append(got[rows[k], cp[k]])
+            game.step(state, actions)
+            got += state.rewards
+        kept = sum(len(a) for a in act)
+        per_game = max(kept, 1) * 4 * game.obs_size / games
+        games = int(np.clip(ROUND_BYTES // per_game, 1, cap))
+        if not obs:
+            continue
+        row, seat = np.concatenate(row), np.concatenate(seat)
+        yield Round(np.concatenate(obs), np.concatenate(mask), np.concatenate(act),
+                    (got[row, seat] - np.concatenate(before)).astype(np.float32))
+
+
+def fit_figures(sb3_policy: Any, rnd: Round, n: int | None = None) -> tuple[float, float]:
+    """How well an SB3 policy fits the first `n` decisions of a round: the share where its
+    most likely move is the bot's, and its critic's mean squared error on the returns."""
+    import torch
+
+    n = len(rnd.action) if n is None else n
+    obs, act = torch.as_tensor(rnd.obs[:n]), torch.as_tensor(rnd.action[:n])
+    with torch.no_grad():
+        values = sb3_policy.predict_values(obs).flatten()
+        dist = sb3_policy.get_distribution(obs, action_masks=rnd.mask[:n])
+        agree = (dist.distribution.probs.argmax(dim=1) == act).float().mean()
+        mse = ((values - torch.as_tensor(rnd.ret[:n])) ** 2).mean()
+    return float(agree), float(mse)
+
+
+def imitate(sb3_policy: Any, game: Game, bot: Policy, decisions: int, epochs: int = 2,
+            batch_size: int = 2048, learning_rate: float = 3e-4, vf_coef: float = 0.5,
+            max_grad_norm: float = 0.5, dagger: float = 0.0, seed: int = 0,
+            progress: bool = True, log: Callable[[str], None] = print) -> dict[str, float]:
+    """Fit an SB3 MaskablePPO policy to `bot`'s play, in place: `decisions` kept decisions,
+    each seen `epochs` times. The last `dagger` share of them comes from games the policy
+    plays itself, the bot naming its move in each position (DAgger, Ross et al. 2011): a
+    copy's small errors lead it where the bot never goes, and there it learns the way back.
+    Returns the last round's figures: the agreement of the policy's most likely move with
+    the bot's on the round before it was fitted (held out), and the critic's mean squared
+    error on it."""
+    import torch
+    from tqdm import tqdm
+
+    from ..agents.model import ModelPolicy
+
+    if decisions <= 0 or epochs <= 0:
+        raise ValueError(f"imitate needs positive decisions and epochs, got {decisions} "
+                         f"and {epochs}")
+    if not 0.0 <= dagger <= 1.0:
+        raise ValueError(f"imitate: dagger is a share of the decisions, in [0, 1]; got {dagger}")
+    params = [p for p in sb3_policy.parameters() if p.requires_grad]
+    opt = torch.optim.Adam(params, lr=learning_rate)
+    sb3_policy.set_training_mode(True)
+    seen, agree, value_mse = 0, math.nan, math.nan
+    bar = tqdm(total=decisions, unit="move", unit_scale=True, disable=not progress,
+               desc=f"imitate {bot.name}")
+    gen = torch.Generator().manual_seed(seed)
+
+    def driver() -> Policy | None:
+        """The policy itself, once the bot's own games have given their share."""
+        if seen < (1.0 - dagger) * decisions:
+            return None
+        return ModelPolicy.from_sb3(sb3_policy, seed=seed + seen)
+
+    for rnd in bot_rounds(game, bot, seed, driver=driver):
+        n = min(len(rnd.action), decisions - seen)
+        obs = torch.as_tensor(rnd.obs[:n])
+        act = torch.as_tensor(rnd.action[:n])
+        ret = torch.as_tensor(rnd.ret[:n])
+        mask = rnd.mask[:n]
+        agree, value_mse = fit_figures(sb3_policy, rnd, n)  # held out: not fitted yet
+        for _ in range(epochs):
+            for idx in torch.randperm(n, generator=gen).split(batch_size):
+                values, logp, _ = sb3_policy.evaluate_actions(obs[idx], act[idx],
+                                                              action_masks=mask[idx.numpy()])
+                loss = -logp.mean() + vf_coef * ((values.flatten() - ret[idx]) ** 2).mean()
+                opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(params, max_grad_norm)
+                opt.step()
+        seen += n
+        bar.update(n)
+        bar.set_postfix(agree=f"{agree:.3f}", value_mse=f"{value_mse:.3f}")
+        if seen >= decisions:
+            break
+    bar.close()
+    sb3_policy.set_training_mode(False)
+    log(f"imitated {bot.name} on {seen:,} decisions: the policy's first choice is the bot's "
+        f"move in {100 * agree:.1f}% of unseen positions; critic MSE {value_mse:.3f}")
+    return {"decisions": float(seen), "agreement": agree, "value_mse": value_mse}
