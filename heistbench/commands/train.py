@@ -16,8 +16,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "checkpoint (model.zip), meta.json, TensorBoard logs, the evaluation history and the "
         "learning curve.")
     p.add_argument("game", help="a game name, e.g. big_score")
-    p.add_argument("--config", help="a packaged config (quick, big_score, ...) or a YAML path "
-                   "(default: the game's own config)")
+    p.add_argument("--players", type=int, help="seats at the table (default: the config's; "
+                   "the game's largest count has a config of its own, e.g. grifters_4p)")
+    p.add_argument("--config", help="a packaged config (quick, big_score, grifters_4p, ...) or "
+                   "a YAML path (default: the game's own config for that player count)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override a config key, e.g. --set total_timesteps=20000 (repeatable)")
     p.add_argument("--run-dir", help="where to write the run (default: runs/<game>-<time>)")
@@ -31,11 +33,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from heistbench.envs import _resolve
-    from heistbench.training.config import load_config, parse_overrides
+    from heistbench.training.config import default_config, load_config, parse_overrides
 
     game = _resolve(args.game)
     base = game.rsplit("_v", 1)[0]
-    cfg = load_config(args.config or base, parse_overrides(args.overrides))
+    overrides = parse_overrides(args.overrides)
+    if args.players is not None:
+        overrides.setdefault("num_players", args.players)
+    cfg = load_config(args.config or default_config(game, args.players), overrides)
     if cfg.game is not None and _resolve(cfg.game) != game:
         raise ValueError(f"config is for {cfg.game!r} but the command line asks for {game!r}")
     cfg.game = game

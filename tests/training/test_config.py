@@ -58,3 +58,20 @@ def test_yaml_file_errors(tmp_path):
         load_config("nope")
     cfg = load_config("quick", parse_overrides(["total_timesteps=123", "net_arch=[8, 8]"]))
     assert cfg.total_timesteps == 123 and cfg.net_arch == [8, 8]
+
+
+def test_every_game_has_a_default_run_at_two_players_and_its_largest_count():
+    from heistbench.envs import GAMES, player_counts
+    from heistbench.training.config import default_config
+
+    for game in GAMES:
+        base = game.rsplit("_v", 1)[0]
+        top = max(player_counts(game))
+        assert default_config(game) == default_config(game, 2) == base
+        assert load_config(base).num_players == 2
+        name = default_config(game, top)
+        assert name == f"{base}_{top}p", name
+        cfg = load_config(name)
+        assert cfg.game == base and cfg.num_players == top
+    assert default_config("big_score", 1) == "big_score_solo"
+    assert default_config("grifters", 3) == "grifters"  # no config of its own: 2p's, N set
