@@ -62,6 +62,15 @@ def policy_kwargs(cfg: TrainConfig) -> dict[str, Any]:
     return kwargs
 
 
+def learning_rate(cfg: TrainConfig) -> float | Callable[[float], float]:
+    """The Adam step size, or with anneal_lr its schedule over SB3's progress left (1 -> 0).
+    That progress goes below 0 on the update after the budget's last rollout (a rollout is
+    num_envs * n_steps steps, so a budget smaller than one is all overshoot): a negative
+    rate there would undo learning, so the schedule stops at 0."""
+    lr = cfg.learning_rate
+    return (lambda left: max(left, 0.0) * lr) if cfg.anneal_lr else lr
+
+
 def run_meta(cfg: TrainConfig, game: Game, timesteps: int) -> dict[str, Any]:
     """What a checkpoint records about how it was made (and what it can play)."""
     return {**game_signature(game), "options": {k: v for k, v in game.options.items()
@@ -171,10 +180,9 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
     teacher = None if cfg.imitate is None else make_policy(cfg.imitate, game, seed=cfg.seed)
 
     # --- the learner ---
-    lr = cfg.learning_rate
     model = MaskablePPO(
         "MlpPolicy", env, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
-        n_epochs=cfg.n_epochs, learning_rate=(lambda f: f * lr) if cfg.anneal_lr else lr,
+        n_epochs=cfg.n_epochs, learning_rate=learning_rate(cfg),
         gamma=cfg.gamma, gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range,
         ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
         policy_kwargs=policy_kwargs(cfg),

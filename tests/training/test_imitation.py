@@ -122,3 +122,4 @@ def test_an_unknown_bot_to_copy_is_refused_before_training(tmp_path):
     out = _train(tmp_path, "imitate=no_such_bot")
     assert out.returncode != 0
     assert "no_such_bot" in out.stderr and not (tmp_path / "run" / "model.zip").exists()
+
