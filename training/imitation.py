@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..agents.base import Policy
+from ..agents.base import Policy, play_out
 from ..envs.core import Game
 
 KEEP = 0.25  # share of the bot's decisions kept: neighbouring positions of a game are alike
@@ -42,6 +42,28 @@ class Round:
     ret: np.ndarray  # float32 [K]  the mover's reward from this decision to the game's end
 
 
+class _Recorder(Policy):
+    """Plays every seat of one round inside `play_out`: the bot names its move for each
+    mover, `player` (or else the bot) moves, and a share `keep` of the non-forced decisions
+    is kept with the reward the mover had collected before it."""
+
+    def __init__(self, bot: Policy, player: Policy | None, rng: np.random.Generator,
+                 keep: float, shape: tuple[int, int]):
+        self.bot, self.player, self.rng, self.keep = bot, player, rng, keep
+        self.got = np.zeros(shape)  # rewards collected so far, per game and seat
+        self.kept: list[tuple[np.ndarray, ...]] = []
+
+    def act_in(self, state, rows: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        self.got += state.rewards  # play_out asks once a step: the last step's rewards
+        labels = self.bot.act_in(state, rows, obs, mask)
+        k = (self.rng.random(rows.size) < self.keep) & (mask.sum(axis=1) > 1)
+        if k.any():  # a forced move teaches nothing
+            seat = state.current_player[rows[k]].astype(np.int64)
+            self.kept.append((obs[k], mask[k], labels[k], rows[k], seat,
+                              self.got[rows[k], seat]))
+        return labels if self.player is None else self.player.act_in(state, rows, obs, mask)
+
+
 def bot_rounds(game: Game, bot: Policy, seed: int, keep: float = KEEP,
                games: int = ROUND_GAMES,
                driver: Callable[[], Policy | None] | None = None) -> Iterator[Round]:
@@ -55,45 +77,19 @@ def bot_rounds(game: Game, bot: Policy, seed: int, keep: float = KEEP,
     next_seed = SEED_BASE + (seed % (1 << 20)) * (1 << 32)
     cap, games = games, min(games, 32)
     while True:
-        actions = np.zeros(games, np.int64)
-        labels = np.zeros(games, np.int64)
-        player = None if driver is None else driver()
+        rec = _Recorder(bot, None if driver is None else driver(), rng, keep,
+                        (games, game.num_players))
         bot.reset()
         state = game.init(np.arange(next_seed, next_seed + games, dtype=np.int64))
         next_seed += games
-        got = np.zeros((games, game.num_players))  # rewards collected so far, per seat
-        obs, mask, act, row, seat, before = [], [], [], [], [], []
-        for _ in range(game.max_steps + 1):
-            rows = np.flatnonzero(~(state.terminated | state.truncated))
-            if rows.size == 0:
-                break
-            cp = state.current_player[rows].astype(np.int64)
-            o = game.observe(state if rows.size == games else state[rows], cp)
-            m = state.legal_action_mask[rows]
-            labels[:] = 0
-            labels[rows] = bot.act_in(state, rows, o, m)
-            actions[:] = labels if player is None else 0
-            if player is not None:
-                actions[rows] = player.act_in(state, rows, o, m)
-            k = rng.random(rows.size) < keep
-            k &= m.sum(axis=1) > 1  # a forced move teaches nothing
-            if k.any():
-                obs.append(o[k].astype(np.float32, copy=False))
-                mask.append(m[k].copy())
-                act.append(labels[rows[k]].copy())
-                row.append(rows[k])
-                seat.append(cp[k])
-                before.append(got[rows[k], cp[k]])
-            game.step(state, actions)
-            got += state.rewards
-        kept = sum(len(a) for a in act)
-        per_game = max(kept, 1) * 4 * game.obs_size / games
-        games = int(np.clip(ROUND_BYTES // per_game, 1, cap))
-        if not obs:
+        total = play_out(game, state, rec)
+        kept = sum(len(part[2]) for part in rec.kept)
+        games = int(np.clip(ROUND_BYTES // (max(kept, 1) * 4 * game.obs_size / games), 1, cap))
+        if not kept:
             continue
-        row, seat = np.concatenate(row), np.concatenate(seat)
-        yield Round(np.concatenate(obs), np.concatenate(mask), np.concatenate(act),
-                    (got[row, seat] - np.concatenate(before)).astype(np.float32))
+        obs, mask, act, row, seat, before = (np.concatenate(c) for c in zip(*rec.kept))
+        yield Round(obs.astype(np.float32, copy=False), mask, act,
+                    (total[row, seat] - before).astype(np.float32))
 
 
 def fit_figures(sb3_policy: Any, rnd: Round, n: int | None = None) -> tuple[float, float]:
