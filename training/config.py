@@ -212,11 +212,9 @@ def default_config(game: str, num_players: int | None = None) -> str:
     player count (the largest count of every game has one; a solo game: `<game>_solo`),
     else `<game>` (2 players), whose num_players the caller then overrides."""
     base = game.rsplit("_v", 1)[0]
-    names = [f"{base}_{num_players}p"] + ([f"{base}_solo"] if num_players == 1 else [])
-    for name in names if num_players is not None else []:
-        if (CONFIG_DIR / f"{name}.yaml").exists():
-            return name
-    return base
+    names = [] if num_players is None else [f"{base}_{num_players}p"]
+    names += [f"{base}_solo"] if num_players == 1 else []
+    return next((n for n in names if (CONFIG_DIR / f"{n}.yaml").exists()), base)
 
 
 def load_config(name_or_path: str, overrides: dict[str, Any] | None = None) -> TrainConfig:

@@ -95,7 +95,7 @@ def test_fitting_the_bot_makes_the_learner_choose_its_moves():
                                              ("imitate_epochs", -1, "must be positive"),
                                              ("imitate_dagger", 1.5, r"share in \[0, 1\]")])
 def test_bad_warm_start_settings_are_named(key, value, match):
-    with pytest.raises(ValueError, match=f"'{key}'.*{match}|{match}.*"):
+    with pytest.raises(ValueError, match=f"'{key}'.*{match}"):
         config_from_dict({key: value})
 
 
