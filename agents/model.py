@@ -127,7 +127,9 @@ class ModelPolicy(Policy):
         net = self.net
         with torch.inference_mode():
             x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
-            features = net.extract_features(x, net.pi_features_extractor)
+            # the actor's extractor itself: SB3's extract_features runs the critic's as well
+            # where they are not shared (an oracle critic, whose input is wider)
+            features = net.pi_features_extractor(x)
             return net.action_net(net.mlp_extractor.forward_actor(features)).numpy()
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:

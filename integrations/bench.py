@@ -16,6 +16,7 @@ import argparse
 import json
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -113,7 +114,7 @@ def training_rows(game: str, players: int, batch: int, steps: int, recipe_steps:
     vec = sb3_vec_env(game, cfg.num_envs, num_players=players, opponents="heuristic")
     model = MaskablePPO("MlpPolicy", vec, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
                         n_epochs=cfg.n_epochs, seed=0, device="cpu",
-                        policy_kwargs=policy_kwargs(cfg))
+                        policy_kwargs=policy_kwargs(replace(cfg, oracle_critic=False)))
     t0 = clock()
     model.learn(steps)
     rows.append({"client": "MaskablePPO on sb3_vec_env (training config)", "envs": batch,

@@ -85,6 +85,9 @@ class TrainConfig:
     """width of the hidden layer shared by policy and value (0 = no shared layer)"""
     net_arch: list[int] = field(default_factory=lambda: [128])
     """hidden layers of the policy head and of the value head, after the trunk"""
+    oracle_critic: bool = False
+    """the critic sees every seat's view (the hidden state), the actor only its own
+    (networks.OracleCriticPolicy): each gets a trunk of its own"""
 
     # --- evaluation, logging, resources ---
     eval_every: int = 200_000
@@ -168,6 +171,9 @@ def validate(cfg: TrainConfig, source: str = "config") -> None:
                              f"got {getattr(cfg, key)}")
     if cfg.trunk < 0:
         raise ValueError(f"{source}: config key 'trunk' must be >= 0")
+    if cfg.oracle_critic and cfg.trunk == 0:
+        raise ValueError(f"{source}: config key 'oracle_critic' needs a trunk (trunk > 0): "
+                         "the actor's trunk is what reads its own columns of the oracle view")
     for key in ("eval_every", "eval_games", "final_eval_games"):
         if getattr(cfg, key) < 0:
             raise ValueError(f"{source}: config key {key!r} must be >= 0")

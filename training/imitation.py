@@ -11,7 +11,8 @@ seeds). A share `KEEP` of its decisions is kept: the mover's observation, its le
 the bot's move and the mover's return from there to the end. The actor is fitted to the
 moves (cross-entropy over the legal moves, as MaskablePPO masks them) and the critic to the
 returns, a round of games at a time, so that memory holds one round (Vaults observations are
-6,502-12,244 floats).
+6,502-12,244 floats). For a critic that sees the hidden state (`networks.OracleCriticPolicy`)
+the kept observation is the mover's `oracle_view`, whose first columns are its own view.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ SEED_BASE = 1 << 42  # bot-game seeds: a block per run seed, apart from training
 class Round:
     """The kept decisions of one round of the bot's games."""
 
-    obs: np.ndarray  # float32 [K, D]  the mover's observation
+    obs: np.ndarray  # float32 [K, D]  the mover's observation (or its oracle view)
     mask: np.ndarray  # bool [K, A]  its legal moves
     action: np.ndarray  # int64 [K]  the bot's move
     ret: np.ndarray  # float32 [K]  the mover's reward from this decision to the game's end
@@ -45,11 +46,13 @@ class Round:
 class _Recorder(Policy):
     """Plays every seat of one round inside `play_out`: the bot names its move for each
     mover, `player` (or else the bot) moves, and a share `keep` of the non-forced decisions
-    is kept with the reward the mover had collected before it."""
+    is kept with the reward the mover had collected before it (and with `oracle`, the
+    mover's oracle view in place of its observation)."""
 
     def __init__(self, bot: Policy, player: Policy | None, rng: np.random.Generator,
-                 keep: float, shape: tuple[int, int]):
+                 keep: float, shape: tuple[int, int], oracle: Game | None = None):
         self.bot, self.player, self.rng, self.keep = bot, player, rng, keep
+        self.oracle = oracle
         self.got = np.zeros(shape)  # rewards collected so far, per game and seat
         self.kept: list[tuple[np.ndarray, ...]] = []
 
@@ -59,18 +62,21 @@ class _Recorder(Policy):
         k = (self.rng.random(rows.size) < self.keep) & (mask.sum(axis=1) > 1)
         if k.any():  # a forced move teaches nothing
             seat = state.current_player[rows[k]].astype(np.int64)
-            self.kept.append((obs[k], mask[k], labels[k], rows[k], seat,
-                              self.got[rows[k], seat]))
+            seen = obs[k] if self.oracle is None else self.oracle.oracle_view(state[rows[k]],
+                                                                             seat)
+            self.kept.append((seen, mask[k], labels[k], rows[k], seat, self.got[rows[k], seat]))
         return labels if self.player is None else self.player.act_in(state, rows, obs, mask)
 
 
 def bot_rounds(game: Game, bot: Policy, seed: int, keep: float = KEEP,
                games: int = ROUND_GAMES,
-               driver: Callable[[], Policy | None] | None = None) -> Iterator[Round]:
+               driver: Callable[[], Policy | None] | None = None,
+               oracle: bool = False) -> Iterator[Round]:
     """Endless rounds of games of `bot` against itself; each yields the kept decisions once
     its games have ended (their returns are known then). Where `driver()` gives a policy
     for a round, that policy plays the round's moves in every seat and the bot only names
-    its own move in each position (DAgger's labels). A round has `games` games at most,
+    its own move in each position (DAgger's labels); with `oracle` the rounds keep the
+    movers' oracle views. A round has `games` games at most,
     fewer where their observations would pass ROUND_BYTES (a 1,000-move Vaults game keeps
     about 7 MB): the first round has 32 at most, the next are sized by it."""
     rng = np.random.default_rng(seed)
@@ -78,13 +84,14 @@ def bot_rounds(game: Game, bot: Policy, seed: int, keep: float = KEEP,
     cap, games = games, min(games, 32)
     while True:
         rec = _Recorder(bot, None if driver is None else driver(), rng, keep,
-                        (games, game.num_players))
+                        (games, game.num_players), game if oracle else None)
         bot.reset()
         state = game.init(np.arange(next_seed, next_seed + games, dtype=np.int64))
         next_seed += games
         total = play_out(game, state, rec)
         kept = sum(len(part[2]) for part in rec.kept)
-        games = int(np.clip(ROUND_BYTES // (max(kept, 1) * 4 * game.obs_size / games), 1, cap))
+        width = game.obs_size * (game.num_players if oracle else 1)
+        games = int(np.clip(ROUND_BYTES // (max(kept, 1) * 4 * width / games), 1, cap))
         if not kept:
             continue
         obs, mask, act, row, seat, before = (np.concatenate(c) for c in zip(*rec.kept))
@@ -110,14 +117,15 @@ def fit_figures(sb3_policy: Any, rnd: Round, n: int | None = None) -> tuple[floa
 def imitate(sb3_policy: Any, game: Game, bot: Policy, decisions: int, epochs: int = 2,
             batch_size: int = 2048, learning_rate: float = 3e-4, vf_coef: float = 0.5,
             max_grad_norm: float = 0.5, dagger: float = 0.0, seed: int = 0,
-            progress: bool = True, log: Callable[[str], None] = print) -> dict[str, float]:
+            oracle: bool = False, progress: bool = True,
+            log: Callable[[str], None] = print) -> dict[str, float]:
     """Fit an SB3 MaskablePPO policy to `bot`'s play, in place: `decisions` kept decisions,
     each seen `epochs` times. The last `dagger` share of them comes from games the policy
     plays itself, the bot naming its move in each position (DAgger, Ross et al. 2011): a
     copy's small errors lead it where the bot never goes, and there it learns the way back.
     Returns the last round's figures: the agreement of the policy's most likely move with
     the bot's on the round before it was fitted (held out), and the critic's mean squared
-    error on it."""
+    error on it. `oracle`: the policy is an `OracleCriticPolicy`, fitted on oracle views."""
     import torch
     from tqdm import tqdm
 
@@ -142,7 +150,7 @@ def imitate(sb3_policy: Any, game: Game, bot: Policy, decisions: int, epochs: in
             return None
         return ModelPolicy.from_sb3(sb3_policy, seed=seed + seen)
 
-    for rnd in bot_rounds(game, bot, seed, driver=driver):
+    for rnd in bot_rounds(game, bot, seed, driver=driver, oracle=oracle):
         n = min(len(rnd.action), decisions - seen)
         obs = torch.as_tensor(rnd.obs[:n])
         act = torch.as_tensor(rnd.action[:n])

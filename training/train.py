@@ -33,7 +33,7 @@ from ..envs.core import Game
 from .config import TrainConfig, to_dict
 from .evaluate import EVAL_SEEDS_VERSION, EvalRow, evaluate
 from .imitation import imitate
-from .networks import Trunk
+from .networks import OracleCriticPolicy, Trunk
 from .vec_env import OpponentPool, SelfPlayVecEnv
 
 
@@ -53,13 +53,23 @@ def build_game(cfg: TrainConfig) -> Game:
     return make_game(cfg.game, num_players=cfg.num_players, validate=False, **cfg.options)
 
 
-def policy_kwargs(cfg: TrainConfig) -> dict[str, Any]:
-    """The learner's network: an optional shared trunk, then separate policy and value heads."""
+def policy_kwargs(cfg: TrainConfig, game: Game | None = None) -> dict[str, Any]:
+    """The learner's network: an optional shared trunk, then separate policy and value heads;
+    with oracle_critic, a trunk each (the `game` gives the actor's width)."""
     kwargs: dict[str, Any] = {"net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)}}
     if cfg.trunk > 0:
         kwargs.update(features_extractor_class=Trunk,
                       features_extractor_kwargs={"features_dim": cfg.trunk})
+    if cfg.oracle_critic:
+        if game is None:
+            raise ValueError("oracle_critic: policy_kwargs needs the game (the actor's width)")
+        kwargs["own_size"] = game.obs_size
     return kwargs
+
+
+def policy_class(cfg: TrainConfig) -> str | type:
+    """SB3's MLP policy, or the one whose critic sees the hidden state."""
+    return OracleCriticPolicy if cfg.oracle_critic else "MlpPolicy"
 
 
 def learning_rate(cfg: TrainConfig) -> float | Callable[[float], float]:
@@ -176,16 +186,16 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
     # --- the game, the opponent pool and the vector env ---
     game = build_game(cfg)
     pool = OpponentPool(game, cfg.opponents, pool_size=cfg.pool_size, seed=cfg.seed)
-    env = SelfPlayVecEnv(game, cfg.num_envs, pool, seed=cfg.seed)
+    env = SelfPlayVecEnv(game, cfg.num_envs, pool, seed=cfg.seed, oracle=cfg.oracle_critic)
     teacher = None if cfg.imitate is None else make_policy(cfg.imitate, game, seed=cfg.seed)
 
     # --- the learner ---
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
+        policy_class(cfg), env, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
         n_epochs=cfg.n_epochs, learning_rate=learning_rate(cfg),
         gamma=cfg.gamma, gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range,
         ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
-        policy_kwargs=policy_kwargs(cfg),
+        policy_kwargs=policy_kwargs(cfg, game),
         tensorboard_log=str(run_dir / "tb"), seed=cfg.seed, device="cpu", verbose=0)
 
     # --- the warm start: the learner copies the teacher's play ---
@@ -196,8 +206,7 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
                             cfg.imitate_epochs, batch_size=cfg.batch_size,
                             learning_rate=cfg.learning_rate, vf_coef=cfg.vf_coef,
                             max_grad_norm=cfg.max_grad_norm, dagger=cfg.imitate_dagger,
-                            seed=cfg.seed,
-                            progress=progress, log=log)
+                            seed=cfg.seed, oracle=cfg.oracle_critic, progress=progress, log=log)
         imitation["seconds"] = round(time.perf_counter() - t0, 1)
 
     # --- the loop: rollouts against the pool, PPO updates, snapshots, evaluations ---

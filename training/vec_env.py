@@ -8,6 +8,10 @@ games, then steps the opponents of every game in which an opponent is to move, r
 until each game waits for the learner again; games that ended report their final reward and
 restart with fresh seeds. The loops run over steps and pool members, never over games; they
 are `opponents.SeatedGames`, which the single-seat envs of `heistbench.integrations` share.
+
+With `oracle=True` the learner's observation is the kernel's `oracle_view` (its own view, then
+every other seat's) for a critic that sees the hidden state (`networks.OracleCriticPolicy`);
+its actor still reads the own view alone.
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ class SelfPlayVecEnv(SeatedGames, VecEnv):
     opponents (an `OpponentPool`, or any `PolicySlots`) played inside."""
 
     def __init__(self, game: str | Game, num_envs: int, pool: PolicySlots | None = None,
-                 seed: int = 0, seat: int | None = None, **options: Any):
+                 seed: int = 0, seat: int | None = None, oracle: bool = False,
+                 **options: Any):
         if isinstance(game, str):
             game = make_game(game, validate=False, **options)
         if seat is not None and not 0 <= seat < game.num_players:
@@ -41,7 +46,9 @@ class SelfPlayVecEnv(SeatedGames, VecEnv):
         self.pool = self.opponents
         self.fixed_seat = seat
         self.render_mode = None  # no rendering from the vector env: render the kernel's games
-        VecEnv.__init__(self, num_envs, observation_box(game.obs_size),
+        self.oracle = oracle
+        width = game.obs_size * (game.num_players if oracle else 1)
+        VecEnv.__init__(self, num_envs, observation_box(width),
                         gym.spaces.Discrete(game.num_actions))
         self.rng = np.random.default_rng(seed)
         # training seeds: a block per run seed, far from the evaluation seeds (< 2**40)
@@ -79,13 +86,18 @@ class SelfPlayVecEnv(SeatedGames, VecEnv):
     def _finish(self, idx: np.ndarray, reward: np.ndarray, infos: list[dict]) -> None:
         """Episode statistics and the terminal observation of games `idx`."""
         self.ep_return[idx] += reward[idx]
-        terminal_obs = self.game.observe(self.state[idx], self.seat[idx])
+        terminal_obs = self._observe(self.state[idx], self.seat[idx])
         truncated = self.state.truncated[idx] & ~self.state.terminated[idx]
         for j, b in enumerate(idx.tolist()):
             infos[b]["terminal_observation"] = terminal_obs[j]
             infos[b]["TimeLimit.truncated"] = bool(truncated[j])
             infos[b]["episode"] = {"r": float(self.ep_return[b]), "l": int(self.ep_length[b])}
         self.games_finished += idx.size
+
+    def _observe(self, state, seats: np.ndarray) -> np.ndarray:
+        """The learner's observations: its own view, or with `oracle` every seat's."""
+        view = self.game.oracle_view if self.oracle else self.game.observe
+        return view(state, seats)
 
     def add_snapshot(self, policy: Policy) -> None:
         """A frozen copy of the learner joins the opponents (`env_method("add_snapshot", p)`
@@ -99,7 +111,7 @@ class SelfPlayVecEnv(SeatedGames, VecEnv):
         infos = [{} for _ in range(self.num_envs)]
         self._play_opponents(np.zeros(self.num_envs), np.zeros(self.num_envs, bool), infos)
         self.reset_infos = [{} for _ in range(self.num_envs)]
-        return self.game.observe(self.state, self.seat)
+        return self._observe(self.state, self.seat)
 
     def step_async(self, actions: np.ndarray) -> None:
         self.actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
@@ -114,7 +126,7 @@ class SelfPlayVecEnv(SeatedGames, VecEnv):
         infos: list[dict] = [{} for _ in range(self.num_envs)]
         self._play_opponents(reward, dones, infos)
         self.ep_return += np.where(dones, 0.0, reward)
-        obs = self.game.observe(self.state, self.seat)
+        obs = self._observe(self.state, self.seat)
         return obs, reward.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
