@@ -117,3 +117,22 @@ def test_a_trained_policy_gives_the_prior_and_the_rollouts():
     assert (prior[~state.legal_action_mask] == 0).all()
     acts = bot.act_in(state, np.arange(3), None, state.legal_action_mask)
     assert state.legal_action_mask[np.arange(3), acts].all()
+
+
+def test_the_measuring_script_prints_a_row_per_budget():
+    """scripts/measure_ismcts.py, whose rows docs/bots.md quotes, on a tiny budget."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "measure_ismcts.py"
+    out = subprocess.run([sys.executable, str(script), "grifters", "--simulations", "4", "8",
+                          "--games", "2", "--no-baseline"], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = [r for r in out.stdout.splitlines() if r.startswith("| grifters |")]
+    assert [r.split("|")[3].strip() for r in rows] == ["4", "8"]
+    assert all("| 2 |" in r and "%" in r for r in rows)
+    bad = subprocess.run([sys.executable, str(script), "grifters", "--simulations", "4", "8",
+                          "--games", "2", "3", "4"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "one per budget" in bad.stderr
