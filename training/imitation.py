@@ -90,8 +90,8 @@ def bot_rounds(game: Game, bot: Policy, seed: int, keep: float = KEEP,
         next_seed += games
         total = play_out(game, state, rec)
         kept = sum(len(part[2]) for part in rec.kept)
-        width = game.obs_size * (game.num_players if oracle else 1)
-        games = int(np.clip(ROUND_BYTES // (max(kept, 1) * 4 * width / games), 1, cap))
+        nbytes = sum(part[0].nbytes for part in rec.kept)  # the observations kept
+        games = int(np.clip(ROUND_BYTES // (max(nbytes, 1) / games), 1, cap))
         if not kept:
             continue
         obs, mask, act, row, seat, before = (np.concatenate(c) for c in zip(*rec.kept))

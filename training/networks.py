@@ -12,7 +12,8 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 
 class Trunk(BaseFeaturesExtractor):
-    """One hidden layer shared by the actor and the critic.
+    """One hidden layer in front of the policy and value heads, shared by both (unless the
+    critic has a trunk of its own: `OracleCriticPolicy`).
 
     The observation is wide (hundreds of fields), so the first layer is most of the compute;
     sharing it halves the cost of every forward and backward pass. `columns` reads only the
