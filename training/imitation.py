@@ -46,13 +46,14 @@ class Round:
 class _Recorder(Policy):
     """Plays every seat of one round inside `play_out`: the bot names its move for each
     mover, `player` (or else the bot) moves, and a share `keep` of the non-forced decisions
-    is kept with the reward the mover had collected before it (and with `oracle`, the
-    mover's oracle view in place of its observation)."""
+    is kept with the reward the mover had collected before it (and where `view` is given,
+    the mover's `view(state, seat)`, e.g. its oracle view, in place of its observation)."""
 
     def __init__(self, bot: Policy, player: Policy | None, rng: np.random.Generator,
-                 keep: float, shape: tuple[int, int], oracle: Game | None = None):
+                 keep: float, shape: tuple[int, int],
+                 view: Callable[[Any, np.ndarray], np.ndarray] | None = None):
         self.bot, self.player, self.rng, self.keep = bot, player, rng, keep
-        self.oracle = oracle
+        self.view = view
         self.got = np.zeros(shape)  # rewards collected so far, per game and seat
         self.kept: list[tuple[np.ndarray, ...]] = []
 
@@ -62,8 +63,7 @@ class _Recorder(Policy):
         k = (self.rng.random(rows.size) < self.keep) & (mask.sum(axis=1) > 1)
         if k.any():  # a forced move teaches nothing
             seat = state.current_player[rows[k]].astype(np.int64)
-            seen = obs[k] if self.oracle is None else self.oracle.oracle_view(state[rows[k]],
-                                                                             seat)
+            seen = obs[k] if self.view is None else self.view(state[rows[k]], seat)
             self.kept.append((seen, mask[k], labels[k], rows[k], seat, self.got[rows[k], seat]))
         return labels if self.player is None else self.player.act_in(state, rows, obs, mask)
 
@@ -76,15 +76,15 @@ def bot_rounds(game: Game, bot: Policy, seed: int, keep: float = KEEP,
     its games have ended (their returns are known then). Where `driver()` gives a policy
     for a round, that policy plays the round's moves in every seat and the bot only names
     its own move in each position (DAgger's labels); with `oracle` the rounds keep the
-    movers' oracle views. A round has `games` games at most,
-    fewer where their observations would pass ROUND_BYTES (a 1,000-move Vaults game keeps
-    about 7 MB): the first round has 32 at most, the next are sized by it."""
+    movers' oracle views. A round has `games` games at most, fewer where their observations
+    would pass ROUND_BYTES (a 1,000-move Vaults game keeps about 7 MB): the first round has
+    32 at most, the next are sized by it."""
     rng = np.random.default_rng(seed)
     next_seed = SEED_BASE + (seed % (1 << 20)) * (1 << 32)
     cap, games = games, min(games, 32)
     while True:
         rec = _Recorder(bot, None if driver is None else driver(), rng, keep,
-                        (games, game.num_players), game if oracle else None)
+                        (games, game.num_players), game.oracle_view if oracle else None)
         bot.reset()
         state = game.init(np.arange(next_seed, next_seed + games, dtype=np.int64))
         next_seed += games
