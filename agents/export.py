@@ -93,17 +93,23 @@ def onnx_model(layers: Layers, meta: dict[str, Any]) -> Any:
 
 
 def export(checkpoint: str | Path, out: str | Path, fmt: str | None = None,
-           dtype: str = "float16") -> Path:
+           dtype: str = "float16", play: str = "sample") -> Path:
     """Write the actor of `checkpoint` to `out`: ONNX (fmt "onnx" or a .onnx name) or the zoo
-    format (fmt "npz" or a .npz name; weights in `dtype`)."""
+    format (fmt "npz" or a .npz name; weights in `dtype`). `play` ("sample" or "greedy") is
+    how the file's policy chooses by default (`runtime.PLAY_MODES`): some games' policies win
+    more by their most likely move, others by sampling."""
+    from .runtime import PLAY_MODES
+
     out = Path(out)
     fmt = fmt or out.suffix.lstrip(".")
     if fmt not in ("onnx", "npz"):
         raise ValueError(f"unknown export format {fmt!r}: use onnx or npz")
     if dtype not in ("float16", "float32"):
         raise ValueError(f"weights dtype must be float16 or float32, got {dtype!r}")
+    if play not in PLAY_MODES:
+        raise ValueError(f"play must be one of {', '.join(PLAY_MODES)}, got {play!r}")
     layers, meta = load_actor(checkpoint)
-    meta = {**meta, "exported_from": Path(checkpoint).name}
+    meta = {**meta, "exported_from": Path(checkpoint).name, "play": play}
     out.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "onnx":
         import onnx

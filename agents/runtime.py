@@ -124,9 +124,13 @@ def load_npz(path: str | Path) -> tuple[MLP, dict[str, Any]]:
     return MLP(layers), meta
 
 
+PLAY_MODES = ("sample", "greedy")  # an exported policy's default choice rule (meta "play")
+
+
 class NumpyPolicy(Policy):
-    """An exported actor played batched in NumPy, by sampling (default) or greedily: the
-    same choice rule as `ModelPolicy`."""
+    """An exported actor played batched in NumPy, by sampling or greedily (the file's "play"
+    metadata, sampling when absent, unless `deterministic` says): the same choice rule as
+    `ModelPolicy`."""
 
     name = "numpy"
 
@@ -138,8 +142,9 @@ class NumpyPolicy(Policy):
 
     @classmethod
     def load(cls, path: str | Path, game: Any = None, seed: int | None = 0,
-             deterministic: bool = False, name: str | None = None) -> NumpyPolicy:
-        """An .onnx or zoo .npz file; given a `game`, refused unless it was made for it."""
+             deterministic: bool | None = None, name: str | None = None) -> NumpyPolicy:
+        """An .onnx or zoo .npz file; given a `game`, refused unless it was made for it.
+        `deterministic` None: the file's own play mode."""
         from .model import check_compatible
 
         p = Path(path)
@@ -155,6 +160,8 @@ class NumpyPolicy(Policy):
             net, meta = load_npz(p)
         if game is not None:
             check_compatible(meta, game, source=f"policy file {str(path)!r}")
+        if deterministic is None:
+            deterministic = meta.get("play", "sample") == "greedy"
         return cls(net, meta, deterministic=deterministic, seed=seed, name=name or p.stem)
 
     def logits(self, obs: np.ndarray) -> np.ndarray:

@@ -1,7 +1,9 @@
 """Batched matches between policies, seat rotation, and evaluation with honest statistics.
 
 Evaluation plays on a fixed, versioned set of seeds: version 1 is seeds 2**36 + i, for
-i = 0, 1, 2, ... — far from the seeds training draws. Every seed is played once per seat
+i = 0, 1, 2, ... — far from the seeds training draws. Version 0, seeds 2**37 + i, is for
+choosing between variants (a zoo entry's play mode), so that the figures reported on
+version 1 are not the ones the choice was made on. Every seed is played once per seat
 rotation of the table, so each policy sits in each seat equally often and both sides meet
 the same deals. A win counts 1 / (number of co-winners), the same share the zero-sum reward
 gives; the interval is Wilson's 95% score interval over games.
@@ -19,7 +21,8 @@ from ..agents.base import Policy, play_out, win_shares
 from ..envs.core import Game
 
 EVAL_SEEDS_VERSION = 1
-_SEED_BASE = {1: 1 << 36}
+SELECTION_SEEDS_VERSION = 0  # for choosing between variants, apart from the reported seeds
+_SEED_BASE = {0: 1 << 37, 1: 1 << 36}
 
 
 def eval_seeds(n: int, version: int = EVAL_SEEDS_VERSION) -> np.ndarray:

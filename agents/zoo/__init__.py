@@ -41,8 +41,10 @@ def path(name: str) -> Path:
     return p
 
 
-def load(name: str | None, game: Any, seed: int | None = 0, deterministic: bool = False):
-    """Entry `name` (None: the one for `game`'s player count) as a policy for `game`."""
+def load(name: str | None, game: Any, seed: int | None = 0, deterministic: bool | None = None):
+    """Entry `name` (None: the one for `game`'s player count) as a policy for `game`, playing
+    by the entry's own play mode (sampled or greedy: whichever won more when the zoo was
+    built) unless `deterministic` says."""
     from ..runtime import NumpyPolicy
 
     name = name or entry_for(game)

@@ -22,6 +22,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="write the zoo format (default FILE: model.npz beside the checkpoint)")
     p.add_argument("--dtype", choices=("float16", "float32"), default="float16",
                    help="weights of the .npz (default float16: half the size)")
+    p.add_argument("--play", choices=("sample", "greedy"), default="sample",
+                   help="how the exported policy chooses by default, recorded in its metadata: "
+                   "sample from its distribution (default) or take its most likely move")
     p.set_defaults(run=run)
 
 
@@ -36,6 +39,6 @@ def run(args: argparse.Namespace) -> int:
         if out is None:
             continue
         path = Path(out) if out else ckpt.with_suffix(f".{fmt}")
-        export(args.checkpoint, path, fmt=fmt, dtype=args.dtype)
+        export(args.checkpoint, path, fmt=fmt, dtype=args.dtype, play=args.play)
         print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
     return 0

@@ -120,3 +120,21 @@ def test_cli_export_writes_both_formats(checkpoint, tmp_path, capsys):
     assert "wrote" in capsys.readouterr().out
     assert main(["export", str(checkpoint)]) == 2  # nothing asked for: a clear error
     assert "--onnx" in capsys.readouterr().err
+
+
+def test_the_play_mode_travels_with_the_file(checkpoint, game, observations, tmp_path,
+                                             capsys):
+    """An exported policy samples unless its file says greedy; an explicit choice wins."""
+    obs, mask = observations
+    assert main(["export", str(checkpoint), "--npz", str(tmp_path / "g.npz"),
+                 "--play", "greedy"]) == 0
+    greedy = NumpyPolicy.load(tmp_path / "g.npz", game)
+    assert greedy.meta["play"] == "greedy" and greedy.deterministic
+    best = np.where(mask, greedy.logits(obs), -np.inf).argmax(axis=1)
+    np.testing.assert_array_equal(make_policy(str(tmp_path / "g.npz"), game).act(obs, mask),
+                                  best)
+    assert not NumpyPolicy.load(tmp_path / "g.npz", game, deterministic=False).deterministic
+    sampled = NumpyPolicy.load(export(checkpoint, tmp_path / "s.onnx"), game)
+    assert sampled.meta["play"] == "sample" and not sampled.deterministic
+    with pytest.raises(ValueError, match="play must be one of sample, greedy, got 'best'"):
+        export(checkpoint, tmp_path / "x.npz", play="best")

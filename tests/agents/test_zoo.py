@@ -34,6 +34,10 @@ def test_entry_is_small_loads_and_plays_its_game(entry):
         obs = game.observe(state, state.current_player)
         game.step(state, bot.act(obs, state.legal_action_mask))
     assert f"zoo:{entry}" in [s for s, _ in policy_choices(game)]
+    # it plays by the mode chosen when the zoo was built, unless told otherwise
+    assert bot.deterministic == (bot.meta.get("play", "sample") == "greedy")
+    assert zoo.load(entry, game, deterministic=not bot.deterministic).deterministic != \
+        bot.deterministic
 
 
 def test_zoo_plays_without_torch():
