@@ -20,7 +20,7 @@ HEURISTICS: dict[str, str] = {
     "big_score_v1 (solo)": "heistbench.agents.big_score_solo:BigScoreSoloHeuristic",
     "grifters_v1": "heistbench.agents.grifters:GriftersHeuristic",
     "vaults_v1": "heistbench.agents.vaults:VaultsHeuristic",
-    "bad_company_v0": "heistbench.agents.bad_company:BadCompanyHeuristic",
+    "bad_company_v1": "heistbench.agents.bad_company:BadCompanyHeuristic",
     "big_deal_v0": "heistbench.agents.big_deal:BigDealHeuristic",
 }
 

@@ -20,7 +20,7 @@ _MODULES: dict[str, str] = {
     "big_score_v1": "heistbench.envs.big_score_v1",
     "vaults_v1": "heistbench.envs.vaults_v1",
     "grifters_v1": "heistbench.envs.grifters_v1",
-    "bad_company_v0": "heistbench.envs.bad_company_v0",
+    "bad_company_v1": "heistbench.envs.bad_company_v1",
     "big_deal_v0": "heistbench.envs.big_deal_v0",
 }
 

@@ -1,4 +1,4 @@
-"""Bad Company (`bad_company_v0`): roll, pair and activate your crew, race the police car.
+"""Bad Company (`bad_company_v1`): roll, pair and activate your crew, race the police car.
 
 A 2-6 player dice game. Each turn the chief rolls four yellow dice and the police die (paid
 rerolls of any subset), pairs the yellow dice into two sums and activates both crew members

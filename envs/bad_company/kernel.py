@@ -93,9 +93,9 @@ def _seat_or_none(v: Any) -> bool:
 
 
 class BadCompanyGame(CompiledGame):
-    """Bad Company for 2-6 players (see the module docstring of bad_company_v0 for the rules)."""
+    """Bad Company for 2-6 players (see the module docstring of bad_company_v1 for the rules)."""
 
-    name: ClassVar[str] = "bad_company_v0"
+    name: ClassVar[str] = "bad_company_v1"
     title: ClassVar[str] = "Bad Company"
     version: ClassVar[int] = 0
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 5, 6)
@@ -296,6 +296,11 @@ def _observation_layout(n: int) -> ObservationLayout:
         Field("black_die", 3, "police die 0/1/2 (zeros in the final round)", onehot=True),
         Field("dice_rolled", 1, "1 once the dice are rolled this turn"),
         Field("pair_sums", 22, "lower and higher pair sum, one-hot 2..12 each"),
+        Field("pairings", 66, "the pairings 01|23, 02|13, 03|12 x (lower, higher) sum, one-hot "
+              "2..12 each (zeros before the roll)"),
+        Field("pairing_members", 54, "my crew member at each of those six sums (the crew "
+              "field's 9 columns each)"),
+        Field("sum_members", 18, "my crew member at the lower and the higher pair sum"),
         Field("police", 1, "police position + 6, / 34"),
         Field("police_onehot", 35, "police position -6..28", onehot=True),
         Field("cp_passed", 8, "the police has reached control point 3, 6, ..., 24"),

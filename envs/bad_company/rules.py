@@ -497,13 +497,18 @@ def chief_reroll(g, p: int, a: int, c) -> None:
     g.rerolls_done += 1
 
 
+@jit(inline="always")
+def pairing_sums(g, k: int) -> tuple[int, int]:
+    """The two sums of pairing k of the four yellow dice, lower first."""
+    a = int(g.dice[PAIR_IDX[k, 0]]) + int(g.dice[PAIR_IDX[k, 1]])
+    b = int(g.dice[PAIR_IDX[k, 2]]) + int(g.dice[PAIR_IDX[k, 3]])
+    return min(a, b), max(a, b)
+
+
 @jit
 def set_sums(g, k: int) -> None:
     """Pairing k of the four yellow dice; the two sums are announced, lower first."""
-    a = int(g.dice[PAIR_IDX[k, 0]]) + int(g.dice[PAIR_IDX[k, 1]])
-    b = int(g.dice[PAIR_IDX[k, 2]]) + int(g.dice[PAIR_IDX[k, 3]])
-    g.sums[0] = min(a, b)
-    g.sums[1] = max(a, b)
+    g.sums[0], g.sums[1] = pairing_sums(g, k)
 
 
 @jit(inline="always")
@@ -1165,6 +1170,7 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     i = put_capped(out, i, g.dice[0] > 0, 1.0)
     i = mark_hot(out, i, 11, int(g.sums[0]) - 2)
     i = mark_hot(out, i, 11, int(g.sums[1]) - 2)
+    i = pairing_part(g, seat, out, i)
     police = int(g.police)
     i = put_capped(out, i, police + 6, 1 / 34)
     i = mark_hot(out, i, 35, police + 6)
@@ -1189,6 +1195,46 @@ def observe(g, seat: int, out: np.ndarray, c) -> None:
     for r in range(N):
         i = player_block(g, (seat + r) % N, out, i, c, t)
     private_part(g, seat, out, i, c)
+
+
+MEMBER_FEAT = 9
+
+
+@jit(inline="always")
+def member_feat(g, p: int, row: int, out: np.ndarray, i: int) -> int:
+    """Crew member `row` (0 = member 2) of player p: its rewards, upgrades and collar (row
+    outside the crew: zeros)."""
+    if row < 0 or row >= NM:
+        return i + MEMBER_FEAT
+    i = put_capped(out, i, g.crew[p, row, 0], 1 / 6)
+    for r in range(1, NR):
+        i = put_capped(out, i, g.crew[p, row, r], 1 / 4)
+    i = put_capped(out, i, g.n_upgrades[p, row], 1 / 5)
+    i = put_capped(out, i, g.upgrade_vp[p, row], 1 / 6)
+    collar = 0
+    for k in range(C.NUM_MISSIONS):
+        collar |= g.collar_owner[k] == p and g.collar_member[k] == row + 2
+    return put_capped(out, i, collar, 1.0)
+
+
+@jit(inline="always")
+def pairing_part(g, seat: int, out: np.ndarray, i: int) -> int:
+    """Once the dice are rolled: the sums of each of the three pairings, then the observer's
+    crew member at each of those sums and at the announced pair sums. All of it follows from
+    the dice and the crew boards, but a network would have to learn the additions and the
+    look-ups; given them, it learns which pairing activates what."""
+    rolled = g.dice[0] > 0
+    for k in range(PAIR_IDX.shape[0]):
+        lo, hi = pairing_sums(g, k)
+        i = mark_hot(out, i, 11, lo - 2 if rolled else -1)
+        i = mark_hot(out, i, 11, hi - 2 if rolled else -1)
+    for k in range(PAIR_IDX.shape[0]):
+        lo, hi = pairing_sums(g, k)
+        i = member_feat(g, seat, lo - 2 if rolled else -1, out, i)
+        i = member_feat(g, seat, hi - 2 if rolled else -1, out, i)
+    for j in range(2):
+        i = member_feat(g, seat, int(g.sums[j]) - 2, out, i)
+    return i
 
 
 @jit(inline="always")
@@ -1216,15 +1262,7 @@ def player_block(g, p: int, out: np.ndarray, i: int, c, t: np.ndarray) -> int:
     for x in range(C.NUM_PURPLE):
         i = put_capped(out, i, t[8 + x], 1 / 2)
     for row in range(NM):
-        i = put_capped(out, i, g.crew[p, row, 0], 1 / 6)
-        for r in range(1, NR):
-            i = put_capped(out, i, g.crew[p, row, r], 1 / 4)
-        i = put_capped(out, i, g.n_upgrades[p, row], 1 / 5)
-        i = put_capped(out, i, g.upgrade_vp[p, row], 1 / 6)
-        collar = 0
-        for k in range(C.NUM_MISSIONS):
-            collar |= g.collar_owner[k] == p and g.collar_member[k] == row + 2
-        i = put_capped(out, i, collar, 1.0)
+        i = member_feat(g, p, row, out, i)
     for task in range(4):
         i = mark_hot(out, i, 4, int(g.task_sym[p, task]))
         i = mark_hot(out, i, 4, task)

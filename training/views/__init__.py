@@ -213,7 +213,7 @@ VIEWS: dict[str, str] = {
     "big_score_v1 (solo)": "big_score_solo",
     "grifters_v1": "grifters",
     "vaults_v1": "vaults",
-    "bad_company_v0": "bad_company",
+    "bad_company_v1": "bad_company",
     "big_deal_v0": "big_deal",
 }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from heistbench.envs.bad_company import components as C
 from heistbench.envs.bad_company import rules as K
-from heistbench.envs.bad_company_v0 import BadCompanyState, Game
+from heistbench.envs.bad_company_v1 import BadCompanyState, Game
 
 L, G, M, F, WILD = range(5)
 # heist card numbers (H01..H40) as indices

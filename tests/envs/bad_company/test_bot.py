@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from heistbench.agents import make_policy
-from heistbench.envs import bad_company_v0
+from heistbench.envs import bad_company_v1
 from heistbench.training.evaluate import evaluate
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_heuristic_beats_random(n):
-    game = bad_company_v0.Game(num_players=n, validate=False)
+    game = bad_company_v1.Game(num_players=n, validate=False)
     row = evaluate(game, make_policy("heuristic", game, seed=1), make_policy("random", game,
                                                                               seed=2),
                    games=30 * n)
@@ -20,8 +20,8 @@ def test_heuristic_beats_random(n):
 
 
 def test_heuristic_reads_only_its_own_view():
-    plain = bad_company_v0.Game(num_players=3)
-    oracle = bad_company_v0.Game(num_players=3, reveal_hidden=True)
+    plain = bad_company_v1.Game(num_players=3)
+    oracle = bad_company_v1.Game(num_players=3, reveal_hidden=True)
     s = plain.init(np.arange(16))
     for _ in range(30):  # a few decisions in, with dice and tokens on the table
         a = make_policy("heuristic", plain, seed=4).act(plain.observe(s, s.current_player),

@@ -8,7 +8,7 @@ import pytest
 from heistbench.agents.base import sample_legal
 from heistbench.envs.bad_company import components as C
 from heistbench.envs.bad_company import rules as K
-from heistbench.envs.bad_company_v0 import Game, raw_env
+from heistbench.envs.bad_company_v1 import Game, raw_env
 
 from .helpers import at, blank, legal, play
 

@@ -14,7 +14,7 @@ import pytest
 from heistbench.agents.base import sample_legal
 from heistbench.envs.bad_company import components as C
 from heistbench.envs.bad_company import rules as K
-from heistbench.envs.bad_company_v0 import Game, raw_env
+from heistbench.envs.bad_company_v1 import Game, raw_env
 
 from .helpers import H, at, blank, decision, end_phase_all, legal, play
 
@@ -25,9 +25,48 @@ def test_layouts_are_sized_by_player_count():
     for n in COUNTS:
         g = Game(num_players=n)
         assert g.num_actions == 92
-        assert g.obs_size == 552 + 6 * n + 283 * n  # fixed parts, seat one-hots, player blocks
+        assert g.obs_size == 690 + 6 * n + 283 * n  # fixed parts, seat one-hots, player blocks
     names = [Game().action_name(a) for a in range(92)]
     assert len(set(names)) == 92 and names[72] == "end phase 2B" and names[88].endswith("top heist")
+
+
+@pytest.mark.parametrize("n", (2, 6))
+def test_pairing_fields_follow_from_the_dice_and_the_crew(n):
+    """v1's derived fields: each pairing's sums, and the observer's member at each sum."""
+    game = Game(num_players=n)
+    state = game.init(np.arange(32))
+    rng = np.random.default_rng(0)
+    rolled_seen = unrolled_seen = 0
+    for _ in range(300):
+        for seat in range(n):
+            f = game.obs_fields(game.observe(state, seat))
+            dice = f["yellow_dice"].reshape(-1, 4, 6)
+            rolled = dice.sum(axis=2).min(axis=1) > 0
+            faces = dice.argmax(axis=2) + 1
+            crew = f["player.crew"][:, 0].reshape(-1, C.NUM_MEMBERS, 9)
+            pairs = f["pairings"].reshape(-1, 6, 11)
+            members = f["pairing_members"].reshape(-1, 6, 9)
+            for b in np.flatnonzero(rolled):
+                for k, (i0, i1, j0, j1) in enumerate(K.PAIR_IDX):
+                    lo, hi = sorted((faces[b, i0] + faces[b, i1], faces[b, j0] + faces[b, j1]))
+                    for j, s in enumerate((lo, hi)):
+                        assert pairs[b, 2 * k + j].argmax() + 2 == s
+                        assert pairs[b, 2 * k + j].sum() == 1
+                        np.testing.assert_array_equal(members[b, 2 * k + j], crew[b, s - 2])
+            unrolled = ~rolled
+            assert not pairs[unrolled].any() and not members[unrolled].any()
+            sums = f["pair_sums"].reshape(-1, 2, 11)
+            chosen = f["sum_members"].reshape(-1, 2, 9)
+            for b, j in zip(*np.nonzero(sums.sum(axis=2))):
+                np.testing.assert_array_equal(chosen[b, j], crew[b, sums[b, j].argmax()])
+            rolled_seen += rolled.sum()
+            unrolled_seen += unrolled.sum()
+        live = ~(state.terminated | state.truncated)
+        if not live.any():
+            break
+        game.step(state, np.where(live, sample_legal(state.legal_action_mask,
+                                                      rng.random(32)), 0))
+    assert rolled_seen and unrolled_seen
 
 
 def test_bad_options_say_what_is_allowed():
@@ -212,13 +251,13 @@ def test_aec_env_plays_a_game_to_the_end():
 
 _DISABLED = """
 import hashlib, numpy as np
-from heistbench.envs.bad_company_v0 import Game
+from heistbench.envs.bad_company_v1 import Game
 from heistbench.agents.base import sample_legal
 from heistbench.envs.core.playthrough import playthrough
 print(hashlib.sha256(PLAY(Game(num_players=3), 2)).hexdigest())
-print(hashlib.sha256(playthrough("bad_company_v0", 3).encode()).hexdigest())
+print(hashlib.sha256(playthrough("bad_company_v1", 3).encode()).hexdigest())
 """
-GOLDEN_3P = Path(__file__).parents[1] / "golden" / "bad_company_v0_3p.txt"
+GOLDEN_3P = Path(__file__).parents[1] / "golden" / "bad_company_v1_3p.txt"
 
 
 def _play(game, games: int) -> bytes:

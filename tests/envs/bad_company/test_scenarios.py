@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from heistbench.envs.bad_company import components as C
 from heistbench.envs.bad_company import rules as K
-from heistbench.envs.bad_company_v0 import Game
+from heistbench.envs.bad_company_v1 import Game
 
 from .helpers import (
     WILD,
