@@ -97,7 +97,7 @@ class BadCompanyGame(CompiledGame):
 
     name: ClassVar[str] = "bad_company_v1"
     title: ClassVar[str] = "Bad Company"
-    version: ClassVar[int] = 0
+    version: ClassVar[int] = 1
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 5, 6)
     score_scale: ClassVar[float] = 30.0
     GAME_OPTIONS: ClassVar[dict[str, Option]] = {
