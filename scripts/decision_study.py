@@ -24,6 +24,7 @@ import numpy as np
 from heistbench.agents import make_policy
 from heistbench.agents.base import Policy
 from heistbench.training.evaluate import SELECTION_SEEDS_VERSION, evaluate
+from heistbench.training.imitation import bot_rounds
 
 from heistbench import envs
 
@@ -41,30 +42,15 @@ def kinds(game, obs: np.ndarray) -> np.ndarray:
 
 
 def heuristic_decisions(game, decisions: int, seed: int) -> tuple[np.ndarray, ...]:
-    """(obs, masks, actions) of the heuristic in every seat, positions with a choice only, from
-    whole games (at least `decisions` of them)."""
-    bot = make_policy("heuristic", game, seed=1)
-    batch = int(np.clip(decisions // 200, 4, 512))
-    obs, masks, actions, n, first = [], [], [], 0, seed
-    while n < decisions:
-        state = game.init(np.arange(first, first + batch))
-        first += batch
-        while True:
-            rows = np.flatnonzero(~(state.terminated | state.truncated))
-            if rows.size == 0:
-                break
-            o = game.observe(state[rows], state.current_player[rows].astype(np.int64))
-            m = state.legal_action_mask[rows]
-            a = bot.act(o, m)
-            choice = m.sum(axis=1) > 1
-            obs.append(o[choice])
-            masks.append(m[choice])
-            actions.append(a[choice])
-            n += int(choice.sum())
-            act = np.zeros(state.batch_size, np.int64)
-            act[rows] = a
-            game.step(state, act)
-    return np.concatenate(obs), np.concatenate(masks), np.concatenate(actions)
+    """(obs, masks, actions) of at least `decisions` of the heuristic's decisions with a
+    choice, every seat of its own games (the warm start's rounds, all of each kept)."""
+    rounds, n = [], 0
+    for r in bot_rounds(game, make_policy("heuristic", game, seed=1), seed, keep=1.0):
+        rounds.append(r)
+        n += len(r.action)
+        if n >= decisions:
+            break
+    return tuple(np.concatenate([getattr(r, k) for r in rounds]) for k in ("obs", "mask", "action"))
 
 
 def copy_study(game, decisions: int, epochs: int) -> None:
@@ -72,8 +58,8 @@ def copy_study(game, decisions: int, epochs: int) -> None:
     from heistbench.training.config import TrainConfig
 
     cfg = TrainConfig()
-    obs, masks, actions = heuristic_decisions(game, decisions, seed=1 << 40)
-    t_obs, t_masks, t_actions = heuristic_decisions(game, decisions // 7, seed=1 << 41)
+    obs, masks, actions = heuristic_decisions(game, decisions, seed=1)
+    t_obs, t_masks, t_actions = heuristic_decisions(game, decisions // 7, seed=2)
     torch.manual_seed(0)
     layers, width = [], obs.shape[1]
     for size in [cfg.trunk, *cfg.net_arch]:
@@ -134,7 +120,7 @@ def hybrid_study(game, spec: str, games: int) -> None:
         r = evaluate(game, p, opponent, games, version=SELECTION_SEEDS_VERSION)
         return f"{100 * r.win_rate:.1f}% [{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}]"
 
-    asked = np.unique(kinds(game, heuristic_decisions(game, 20_000, seed=1 << 40)[0]))
+    asked = np.unique(kinds(game, heuristic_decisions(game, 20_000, seed=1)[0]))
     names = decision_names(game)
     print("| decisions taken by the policy | win rate |")
     print("|---|---|")
