@@ -1224,14 +1224,15 @@ def pairing_part(g, seat: int, out: np.ndarray, i: int) -> int:
     the dice and the crew boards, but a network would have to learn the additions and the
     look-ups; given them, it learns which pairing activates what."""
     rolled = g.dice[0] > 0
-    for k in range(PAIR_IDX.shape[0]):
-        lo, hi = pairing_sums(g, k)
-        i = mark_hot(out, i, 11, lo - 2 if rolled else -1)
-        i = mark_hot(out, i, 11, hi - 2 if rolled else -1)
-    for k in range(PAIR_IDX.shape[0]):
-        lo, hi = pairing_sums(g, k)
-        i = member_feat(g, seat, lo - 2 if rolled else -1, out, i)
-        i = member_feat(g, seat, hi - 2 if rolled else -1, out, i)
+    pairs = PAIR_IDX.shape[0]
+    members = i + 22 * pairs  # the members' columns follow all the sums
+    for k in range(pairs):
+        lo, hi = pairing_sums(g, k) if rolled else (1, 1)  # 1: no sum, zeros
+        mark_hot(out, i + 22 * k, 11, lo - 2)
+        mark_hot(out, i + 22 * k + 11, 11, hi - 2)
+        member_feat(g, seat, lo - 2, out, members + 2 * MEMBER_FEAT * k)
+        member_feat(g, seat, hi - 2, out, members + 2 * MEMBER_FEAT * k + MEMBER_FEAT)
+    i = members + 2 * MEMBER_FEAT * pairs
     for j in range(2):
         i = member_feat(g, seat, int(g.sums[j]) - 2, out, i)
     return i
