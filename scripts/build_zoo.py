@@ -21,6 +21,7 @@ import numpy as np
 from heistbench.agents import make_policy, zoo
 from heistbench.agents.export import export
 from heistbench.agents.model import read_meta
+from heistbench.agents.runtime import PLAY_MODES
 from heistbench.training.evaluate import SELECTION_SEEDS_VERSION, evaluate
 from heistbench.training.report import game_for
 
@@ -30,7 +31,7 @@ def main() -> None:
     ap.add_argument("runs", nargs="+", help="training run directories, or shipped entries "
                     "(zoo:NAME) to choose their play mode again")
     ap.add_argument("--games", type=int, default=2000, help="evaluation games per opponent")
-    ap.add_argument("--play", choices=("best", "sample", "greedy"), default="best",
+    ap.add_argument("--play", choices=("best", *PLAY_MODES), default="best",
                     help="the entry's play mode (default best: the one that wins more against "
                     "the heuristic on the selection seeds; the solo entry samples)")
     args = ap.parse_args()
@@ -78,7 +79,7 @@ def best_play(run: str, game, games: int) -> str:
         return "sample"
     heuristic = make_policy("heuristic", game, seed=1)
     rates = {}
-    for play in ("sample", "greedy"):
+    for play in PLAY_MODES:
         bot = make_policy(run, game)
         bot.deterministic = play == "greedy"
         rates[play] = evaluate(game, bot, heuristic, games,

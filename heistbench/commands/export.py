@@ -22,7 +22,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="write the zoo format (default FILE: model.npz beside the checkpoint)")
     p.add_argument("--dtype", choices=("float16", "float32"), default="float16",
                    help="weights of the .npz (default float16: half the size)")
-    p.add_argument("--play", choices=("sample", "greedy"), default="sample",
+    from heistbench.agents.runtime import PLAY_MODES
+
+    p.add_argument("--play", choices=PLAY_MODES, default="sample",
                    help="how the exported policy chooses by default, recorded in its metadata: "
                    "sample from its distribution (default) or take its most likely move")
     p.set_defaults(run=run)
