@@ -45,6 +45,9 @@ class TrainConfig:
     """learner steps between snapshots entering the pool"""
 
     # --- warm start ---
+    init_from: str | None = None
+    """a checkpoint (run directory or .zip) whose weights start the learner, to continue a run;
+    its game and network must match this config's; it replaces the copy (imitate)"""
     imitate: str | None = None
     """a bot the learner copies before self-play: "heuristic" or any policy name of
     make_policy (training.imitation); None = self-play from a random start"""
@@ -186,6 +189,9 @@ def validate(cfg: TrainConfig, source: str = "config") -> None:
     if not 0.0 <= cfg.imitate_dagger <= 1.0:
         raise ValueError(f"{source}: config key 'imitate_dagger' is a share in [0, 1], got "
                          f"{cfg.imitate_dagger}")
+    if cfg.init_from is not None and not cfg.init_from.strip():
+        raise ValueError(f"{source}: config key 'init_from': name a run directory or a "
+                         "checkpoint .zip, or leave it out")
     if cfg.imitate is not None and not cfg.imitate.strip():
         raise ValueError(f"{source}: config key 'imitate': name a bot (e.g. heuristic) or "
                          "leave it out")

@@ -97,6 +97,24 @@ def evaluate_vs_bots(game: Game, policy: ModelPolicy, vs: list[str], games: int,
                      opponent_name=v) for v in vs]
 
 
+def load_weights(policy: Any, path: str, game: Game) -> dict[str, Any]:
+    """Start the learner from a checkpoint's weights (a continued run): the checkpoint must be
+    for this game and have this config's network. Returns what the run's metadata records."""
+    source = ModelPolicy.load(path, game)  # refuses another game, version or seat count
+    try:
+        policy.load_state_dict(source.net.state_dict())
+    except RuntimeError as e:
+        made = source.meta.get("config", {})
+        raise ValueError(
+            f"init_from {path!r}: its network does not match this config's; trunk, net_arch "
+            f"and oracle_critic must be the checkpoint's (trunk={made.get('trunk')}, "
+            f"net_arch={made.get('net_arch')}, oracle_critic={made.get('oracle_critic')}). "
+            f"{str(e).splitlines()[0]}") from None
+    before = source.meta.get("init_from", {}).get("timesteps_before", 0)
+    return {"checkpoint": str(path),
+            "timesteps_before": before + int(source.meta.get("timesteps") or 0)}
+
+
 class SelfPlayCallback(BaseCallback):
     """Snapshots into the pool, periodic evaluation, throughput logging and the progress bar."""
 
@@ -187,7 +205,8 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
     game = build_game(cfg)
     pool = OpponentPool(game, cfg.opponents, pool_size=cfg.pool_size, seed=cfg.seed)
     env = SelfPlayVecEnv(game, cfg.num_envs, pool, seed=cfg.seed, oracle=cfg.oracle_critic)
-    teacher = None if cfg.imitate is None else make_policy(cfg.imitate, game, seed=cfg.seed)
+    teacher = (None if cfg.imitate is None or cfg.init_from is not None
+               else make_policy(cfg.imitate, game, seed=cfg.seed))
 
     # --- the learner ---
     model = MaskablePPO(
@@ -198,10 +217,14 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
         policy_kwargs=policy_kwargs(cfg, game),
         tensorboard_log=str(run_dir / "tb"), seed=cfg.seed, device="cpu", verbose=0)
 
-    # --- the warm start: the learner copies the teacher's play ---
+    # --- the start: a checkpoint's weights, or the warm start copying the teacher's play ---
     t0 = time.perf_counter()
-    imitation = None
-    if teacher is not None:
+    imitation, started = None, None
+    if cfg.init_from is not None:
+        started = load_weights(model.policy, cfg.init_from, game)
+        log(f"the learner starts from {cfg.init_from} ({started['timesteps_before']:,} learner "
+            "steps behind it)" + ("; no copy of the teacher" if cfg.imitate else ""))
+    elif teacher is not None:
         imitation = imitate(model.policy, game, teacher, cfg.imitate_decisions,
                             cfg.imitate_epochs, batch_size=cfg.batch_size,
                             learning_rate=cfg.learning_rate, vf_coef=cfg.vf_coef,
@@ -222,6 +245,8 @@ def train(cfg: TrainConfig, run_dir: str | Path, progress: bool = True,
     meta.update(train_seconds=round(train_s, 1), learner_steps_per_s=round(sps, 1))
     if imitation is not None:
         meta["imitation"] = imitation
+    if started is not None:
+        meta["init_from"] = started
     model.save(run_dir / MODEL_NAME)
     write_meta(run_dir / MODEL_NAME, meta)  # the checkpoint carries its own metadata
     (run_dir / "meta.json").write_text(json.dumps(meta, indent=2))
