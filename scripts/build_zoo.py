@@ -46,12 +46,15 @@ def main() -> None:
         else:
             meta = read_meta(run)
             name = f"{zoo.short_name(meta['game'])}-{meta['num_players']}p"
-            out = export(run, zoo.ZOO_DIR / f"{name}.npz", play=play)
+            out = zoo.ZOO_DIR / f"{name}.npz"
+            staged = Path(export(run, out.with_suffix(".new.npz"), play=play))
+            if staged.stat().st_size > zoo.MAX_BYTES:  # the shipped entry stays as it was
+                kib = staged.stat().st_size / 1024
+                staged.unlink()
+                raise SystemExit(f"{name}: {kib:.0f} KiB is over the zoo's 1 MB limit: train "
+                                 "it with a smaller trunk")
+            staged.replace(out)
         size = out.stat().st_size
-        if size > zoo.MAX_BYTES and not run.startswith("zoo:"):
-            out.unlink()
-            raise SystemExit(f"{name}: {size / 1024:.0f} KiB is over the zoo's 1 MB limit: "
-                             "train it with a smaller trunk")
         bot = zoo.load(name, game)
         n = game.num_players
         for vs in (["heuristic", "random"] if n > 1 else []):
