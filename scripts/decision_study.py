@@ -3,7 +3,8 @@
     python scripts/decision_study.py copy GAME [--players N] [--decisions 680000]
     python scripts/decision_study.py hybrid GAME POLICY [--players N] [--games 600]
 
-`copy` fits the learner's network (the default trunk and head) offline to the heuristic's
+`copy` fits an actor of the learner's default sizes (a 256-unit trunk, then 128: ReLU
+throughout, where the learner's SB3 head uses tanh; no critic) offline to the heuristic's
 decisions in the heuristic's own games, then reports, per kind of decision, how often its
 first choice is the heuristic's in unseen positions, beside how often the heuristic agrees
 with itself (ties broken by another random stream): where a copy stays far below that
