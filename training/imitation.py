@@ -12,7 +12,7 @@ the bot's move and the mover's return from there to the end. The actor is fitted
 moves (cross-entropy over the legal moves, as MaskablePPO masks them) and the critic to the
 returns, a round of games at a time, so that memory holds one round (Vaults observations are
 6,502-12,244 floats). For a critic that sees the hidden state (`networks.OracleCriticPolicy`)
-the kept observation is the mover's `oracle_view`, whose first columns are its own view.
+the kept observation is the mover's `critic_view`, whose first columns are its own view.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ SEED_BASE = 1 << 42  # bot-game seeds: a block per run seed, apart from training
 class Round:
     """The kept decisions of one round of the bot's games."""
 
-    obs: np.ndarray  # float32 [K, D]  the mover's observation (or its oracle view)
+    obs: np.ndarray  # float32 [K, D]  the mover's observation (or its critic view)
     mask: np.ndarray  # bool [K, A]  its legal moves
     action: np.ndarray  # int64 [K]  the bot's move
     ret: np.ndarray  # float32 [K]  the mover's reward from this decision to the game's end
@@ -47,7 +47,7 @@ class _Recorder(Policy):
     """Plays every seat of one round inside `play_out`: the bot names its move for each
     mover, `player` (or else the bot) moves, and a share `keep` of the non-forced decisions
     is kept with the reward the mover had collected before it (and where `view` is given,
-    the mover's `view(state, seat)`, e.g. its oracle view, in place of its observation)."""
+    the mover's `view(state, seat)`, e.g. its critic view, in place of its observation)."""
 
     def __init__(self, bot: Policy, player: Policy | None, rng: np.random.Generator,
                  keep: float, shape: tuple[int, int],
@@ -76,7 +76,7 @@ def bot_rounds(game: Game, bot: Policy, seed: int, keep: float = KEEP,
     its games have ended (their returns are known then). Where `driver()` gives a policy
     for a round, that policy plays the round's moves in every seat and the bot only names
     its own move in each position (DAgger's labels); with `oracle` the rounds keep the
-    movers' oracle views. A round has `games` games at most, fewer where their observations
+    movers' critic views. A round has `games` games at most, fewer where their observations
     would pass ROUND_BYTES (a 1,000-move Vaults game keeps about 7 MB): the first round has
     32 at most, the next are sized by it."""
     rng = np.random.default_rng(seed)
@@ -84,7 +84,7 @@ def bot_rounds(game: Game, bot: Policy, seed: int, keep: float = KEEP,
     cap, games = games, min(games, 32)
     while True:
         rec = _Recorder(bot, None if driver is None else driver(), rng, keep,
-                        (games, game.num_players), game.oracle_view if oracle else None)
+                        (games, game.num_players), game.critic_view if oracle else None)
         bot.reset()
         state = game.init(np.arange(next_seed, next_seed + games, dtype=np.int64))
         next_seed += games
@@ -125,7 +125,7 @@ def imitate(sb3_policy: Any, game: Game, bot: Policy, decisions: int, epochs: in
     copy's small errors lead it where the bot never goes, and there it learns the way back.
     Returns the last round's figures: the agreement of the policy's most likely move with
     the bot's on the round before it was fitted (held out), and the critic's mean squared
-    error on it. `oracle`: the policy is an `OracleCriticPolicy`, fitted on oracle views."""
+    error on it. `oracle`: the policy is an `OracleCriticPolicy`, fitted on critic views."""
     import torch
     from tqdm import tqdm
 

@@ -36,11 +36,13 @@ class OracleCriticPolicy(MaskableActorCriticPolicy):
     own (the asymmetric actor-critic of Pinto et al. 2018; AlphaStar's critic saw the
     opponent's observations too).
 
-    The observation is the kernel's `oracle_view`: the seat's own view, then the others'. The
-    actor's trunk reads the first `own_size` columns, so the actor plays from the own view
-    alone (a `ModelPolicy`, an export, a snapshot in the pool), and only the critic, which is
-    training-only, reads the rest. Knowing the hidden cards, the critic predicts the outcome
-    with less noise, and so the advantages that train the actor have less noise too.
+    The observation is the kernel's `critic_view`: the seat's own view, then what each other
+    seat sees that it does not (their hands, say), or, where a game names no private fields,
+    their whole views (`oracle_view`). The actor's trunk reads the first `own_size` columns, so
+    the actor plays from the own view alone (a `ModelPolicy`, an export, a snapshot in the
+    pool), and only the critic, which is training-only, reads the rest. Knowing the hidden
+    cards, the critic predicts the outcome with less noise, and so the advantages that train
+    the actor have less noise too.
     """
 
     def __init__(self, *args: Any, own_size: int, **kwargs: Any):

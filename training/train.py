@@ -97,12 +97,23 @@ def evaluate_vs_bots(game: Game, policy: ModelPolicy, vs: list[str], games: int,
                      opponent_name=v) for v in vs]
 
 
+# the oracle critic's first layer, whose input is the critic view
+ORACLE_CRITIC_INPUT = "vf_features_extractor.net.0.weight"
+
+
 def load_weights(policy: Any, path: str, game: Game) -> dict[str, Any]:
     """Start the learner from a checkpoint's weights (a continued run): the checkpoint must be
-    for this game and have this config's network. Returns what the run's metadata records."""
+    for this game and have this config's network. An oracle critic that read every seat's
+    whole view (runs before the critic view) keeps the weights of the critic view's columns.
+    Returns what the run's metadata records."""
     source = ModelPolicy.load(path, game)  # refuses another game, version or seat count
+    weights = source.net.state_dict()
+    critic = weights.get(ORACLE_CRITIC_INPUT)
+    if critic is not None and critic.shape[1] == game.num_players * game.obs_size \
+            != game.critic_size:  # a critic that read every whole view: keep its columns
+        weights[ORACLE_CRITIC_INPUT] = critic[:, game.critic_columns]  # of the critic view
     try:
-        policy.load_state_dict(source.net.state_dict())
+        policy.load_state_dict(weights)
     except RuntimeError as e:
         made = source.meta.get("config", {})
         raise ValueError(

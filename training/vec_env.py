@@ -9,9 +9,9 @@ until each game waits for the learner again; games that ended report their final
 restart with fresh seeds. The loops run over steps and pool members, never over games; they
 are `opponents.SeatedGames`, which the single-seat envs of `heistbench.integrations` share.
 
-With `oracle=True` the learner's observation is the kernel's `oracle_view` (its own view, then
-every other seat's) for a critic that sees the hidden state (`networks.OracleCriticPolicy`);
-its actor still reads the own view alone.
+With `oracle=True` the learner's observation is the kernel's `critic_view` (its own view, then
+what each other seat sees that it does not) for a critic that sees the hidden state
+(`networks.OracleCriticPolicy`); its actor still reads the own view alone.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class SelfPlayVecEnv(SeatedGames, VecEnv):
         self.fixed_seat = seat
         self.render_mode = None  # no rendering from the vector env: render the kernel's games
         self.oracle = oracle
-        width = game.obs_size * (game.num_players if oracle else 1)
+        width = game.critic_size if oracle else game.obs_size
         VecEnv.__init__(self, num_envs, observation_box(width),
                         gym.spaces.Discrete(game.num_actions))
         self.rng = np.random.default_rng(seed)
@@ -95,8 +95,8 @@ class SelfPlayVecEnv(SeatedGames, VecEnv):
         self.games_finished += idx.size
 
     def _observe(self, state, seats: np.ndarray) -> np.ndarray:
-        """The learner's observations: its own view, or with `oracle` every seat's."""
-        view = self.game.oracle_view if self.oracle else self.game.observe
+        """The learner's observations: its own view, or with `oracle` the critic's."""
+        view = self.game.critic_view if self.oracle else self.game.observe
         return view(state, seats)
 
     def add_snapshot(self, policy: Policy) -> None:

@@ -48,6 +48,10 @@ class Game:
     # Score's solo game: {"solo": {"num_players": 1}}); listed and compiled with the game
     variants: ClassVar[dict[str, dict[str, Any]]] = {}
     variant: ClassVar[str] = ""  # set by such a game of its own: "solo"
+    # the fields of a seat's own view that no other seat sees (expanded layout names, e.g.
+    # "player[0].known_hand"): the rest of any view follows from what each seat sees, so an
+    # oracle critic needs only these of the other seats (`critic_view`); None: not named
+    private_fields: ClassVar[tuple[str, ...] | None] = None
 
     observation_layout: ObservationLayout  # set by subclasses in __init__ (the base view)
     action_layout: ActionLayout
@@ -73,6 +77,9 @@ class Game:
                 tuple(Field(n, s) for n, s in base),
                 "every seat's own view, relative to the observer (0 = self)")])
         self.obs_size = self.observation_layout.size
+        self.private_columns = self._private_columns()
+        self.critic_size = self.base_obs_size + (self.num_players - 1) * (
+            self.base_obs_size if self.private_columns is None else self.private_columns.size)
         # the seat arrays of a batch of one (the AEC env's observe), made once
         self._one_seat = [np.full(1, p, np.int64) for p in range(self.num_players)]
 
@@ -150,6 +157,42 @@ class Game:
         seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (state.batch_size,))
         return np.concatenate([self._observe(state, (seats + q) % self.num_players)
                                for q in range(self.num_players)], axis=1)
+
+    def critic_view(self, state: BatchState, seats: int | np.ndarray) -> np.ndarray:
+        """float32 [B, critic_size]: the seat's own view, then, from the next seat on, what each
+        other seat sees that it does not: their `private_fields`. An oracle critic's input: it
+        holds every bit of the hidden state the oracle view holds, without the public columns
+        that every seat's view repeats (a game that names no private fields: the oracle view)."""
+        if self.private_columns is None:
+            return self.oracle_view(state, seats)
+        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (state.batch_size,))
+        return np.concatenate(
+            [self._observe(state, seats)]
+            + [self._observe(state, (seats + q) % self.num_players)[:, self.private_columns]
+               for q in range(1, self.num_players)], axis=1)
+
+    @property
+    def critic_columns(self) -> np.ndarray:
+        """int64 [critic_size]: the oracle view's columns that make the critic view
+        (`critic_view(s, p) == oracle_view(s, p)[:, critic_columns]`)."""
+        D = self.base_obs_size
+        private = np.arange(D) if self.private_columns is None else self.private_columns
+        return np.concatenate([np.arange(D)] + [q * D + private
+                                                for q in range(1, self.num_players)])
+
+    def _private_columns(self) -> np.ndarray | None:
+        """The columns of `private_fields` in a seat's own view (None: not named)."""
+        if self.private_fields is None:
+            return None
+        spans, off = {}, 0
+        for name, size in self.base_observation_layout:
+            spans[name] = range(off, off + size)
+            off += size
+        unknown = sorted(set(self.private_fields) - set(spans))
+        if unknown:
+            raise ValueError(f"{self.name}: private_fields {unknown} are not observation fields "
+                             f"(the expanded names, e.g. {next(iter(spans))!r})")
+        return np.array(sorted(c for name in self.private_fields for c in spans[name]), np.int64)
 
     # -- a batch of one (the AEC env's hot path: a valid seat, no checks of a user's input) ---
     def observe_one(self, state: BatchState, seat: int) -> np.ndarray:

@@ -65,6 +65,10 @@ class Vaults(CompiledGame):
     version: ClassVar[int] = 1
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     score_scale: ClassVar[float] = 400.0
+    # what only a seat sees: its hand (twice: the own block's known hand is the whole hand),
+    # its peeks at the public piles and its boss offer
+    private_fields: ClassVar[tuple[str, ...]] = ("my_hand", "my_peeks", "my_boss_offer",
+                                                 "player[0].known_hand")
     GAME_OPTIONS: ClassVar[dict[str, Option]] = {
         "goal": Option(400, "loot goal that ends the game at once (rulebook: £400-800 for 2 "
                        "players, £400-700 for 3, £400-600 for 4)",

@@ -138,9 +138,13 @@ def test_batch_equals_single(name, n):
 def test_no_leaks_resample_hidden(name, n):
     """A player's observation is unchanged when everything hidden from him is redrawn; some
     other player's observation does change (solo: the hidden state does), so the resampling
-    is not a no-op."""
+    is not a no-op. Where the game names `private_fields`, the others' views change in those
+    alone (so the critic view holds all the oracle view does)."""
     game = envs.game(name, num_players=n)
     state = game.init(np.arange(12) + 7)
+    # where a game names its private fields, the rest of every other view is public to p
+    public = None if game.private_columns is None else np.setdiff1d(
+        np.arange(game.obs_size), game.private_columns)
     changed_other = 0
     t = 0
     while not (state.terminated | state.truncated).all() and t < 400:
@@ -149,6 +153,12 @@ def test_no_leaks_resample_hidden(name, n):
                 alt = game.resample_hidden(state, p, 1000 + t)
                 np.testing.assert_array_equal(game.observe(alt, p), game.observe(state, p),
                                               err_msg=f"player {p} sees resampled info")
+                for r in range(1, n if public is not None else 1):
+                    q = (p + r) % n
+                    np.testing.assert_array_equal(
+                        game.observe(alt, q)[:, public], game.observe(state, q)[:, public],
+                        err_msg=f"player {q}'s view changes outside its private_fields when "
+                                f"what player {p} cannot see is redrawn")
                 live = ~(alt.terminated | alt.truncated)
                 assert alt.legal_action_mask[live].any(axis=1).all()
                 for key, value in game.conserved(state).items():

@@ -44,6 +44,36 @@ def test_the_oracle_observation_is_the_own_view_then_every_other_seats():
     assert ended > 0
 
 
+def test_a_game_that_names_its_private_fields_gives_the_critic_those_of_the_others():
+    game = make_game("vaults", num_players=3, validate=False)
+    D, P = game.obs_size, game.private_columns.size
+    assert game.critic_size == D + 2 * P < 3 * D
+    env = SelfPlayVecEnv(game, 8, oracle=True)
+    assert env.observation_space.shape == (game.critic_size,)
+    obs, rng = env.reset(), np.random.default_rng(0)
+    for _ in range(40):
+        np.testing.assert_array_equal(obs, game.oracle_view(env.state, env.seat)[
+            :, game.critic_columns])
+        np.testing.assert_array_equal(obs[:, :D], game.observe(env.state, env.seat))
+        for q in (1, 2):  # then each other seat's hand, peeks and boss offer
+            np.testing.assert_array_equal(obs[:, D + (q - 1) * P:D + q * P], game.observe(
+                env.state, (env.seat + q) % 3)[:, game.private_columns])
+        env.step_async(sample_legal(env.action_masks(), rng.random(8)))
+        obs = env.step_wait()[0]
+    names = [name for name, _ in game.base_observation_layout]
+    assert set(game.private_fields) <= set(names)
+
+
+def test_private_fields_must_be_observation_fields():
+    from heistbench.envs.vaults.kernel import Vaults
+
+    class Misnamed(Vaults):
+        private_fields = ("my_hand", "player.known_hand")
+
+    with pytest.raises(ValueError, match=r"\['player.known_hand'\] are not observation fields"):
+        Misnamed(num_players=2)
+
+
 def oracle_model(game, **cfg):
     from heistbench.training.train import policy_class, policy_kwargs
     from sb3_contrib import MaskablePPO

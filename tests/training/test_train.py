@@ -86,3 +86,31 @@ def test_init_from_names_a_checkpoint_or_is_left_out(tmp_path):
     with pytest.raises(FileNotFoundError, match="no checkpoint"):
         train(_tiny(init_from=str(tmp_path / "nothing")), tmp_path / "run", progress=False,
               log=lambda _: None)
+
+
+def test_an_oracle_critic_that_read_every_whole_view_keeps_its_critic_view_columns(
+        tmp_path, monkeypatch):
+    """A run from before the critic view (its critic read every seat's whole view) continues
+    with the weights of the columns the critic view keeps."""
+    pytest.importorskip("torch")
+    import torch
+    from heistbench.agents.model import ModelPolicy
+    from heistbench.envs.vaults.kernel import Vaults
+    from heistbench.training.train import ORACLE_CRITIC_INPUT, build_game, train
+    from sb3_contrib import MaskablePPO
+
+    keys = {"game": "vaults", "oracle_critic": True}
+    with monkeypatch.context() as m:  # the oracle view, whole
+        m.setattr(Vaults, "private_fields", None)
+        train(_tiny(**keys), tmp_path / "old", progress=False, log=lambda _: None)
+    cfg = _tiny(**keys, init_from=str(tmp_path / "old"), learning_rate=1e-12, anneal_lr=False)
+    train(cfg, tmp_path / "new", progress=False, log=lambda _: None)
+    game = build_game(cfg)
+    old = ModelPolicy.load(tmp_path / "old", game).net.state_dict()
+    new = MaskablePPO.load(tmp_path / "new" / "model.zip", device="cpu").policy.state_dict()
+    assert old[ORACLE_CRITIC_INPUT].shape[1] == 2 * game.obs_size
+    assert new[ORACLE_CRITIC_INPUT].shape[1] == game.critic_size < 2 * game.obs_size
+    torch.testing.assert_close(new[ORACLE_CRITIC_INPUT],
+                               old[ORACLE_CRITIC_INPUT][:, game.critic_columns])
+    assert all(torch.allclose(old[k], new[k], atol=1e-6) for k in old
+               if k != ORACLE_CRITIC_INPUT)
