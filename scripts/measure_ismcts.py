@@ -2,6 +2,8 @@
 
     python scripts/measure_ismcts.py big_deal --simulations 50 200 1000 --games 20 4 4
     python scripts/measure_ismcts.py bad_company --simulations 200 --vs zoo:bad_company-2p
+    python scripts/measure_ismcts.py vaults --simulations 200 --rollout zoo:vaults-2p \
+        --rollout-moves 20
 
 Each row plays `games` seat-rotated games (evaluation seeds v1) of ISMCTS with the given
 simulations per move against `--vs`, and reports the win share with its Wilson 95% interval,
@@ -31,6 +33,9 @@ def main() -> None:
     ap.add_argument("--vs", default="heuristic", help="the opponent (default heuristic)")
     ap.add_argument("--rollout", default="heuristic",
                     help="ISMCTS's rollout policy and prior (default heuristic)")
+    ap.add_argument("--rollout-moves", type=int, default=200,
+                    help="moves the rollout policy plays before random moves finish a rollout "
+                         "(default 200)")
     ap.add_argument("--no-baseline", action="store_true",
                     help="skip the rollout policy's own 2,000 games against the opponent")
     args = ap.parse_args()
@@ -48,7 +53,8 @@ def main() -> None:
           " | moves/s | simulations/s | seconds |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for sims, n in zip(args.simulations, games):
-        bot = make_policy("ismcts", game, simulations=sims, rollout=args.rollout)
+        bot = make_policy("ismcts", game, simulations=sims, rollout=args.rollout,
+                          rollout_moves=args.rollout_moves)
         t = time.perf_counter()
         row = evaluate(game, bot, make_policy(args.vs, game), n, name="ismcts",
                        opponent_name=args.vs)
