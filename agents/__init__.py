@@ -41,13 +41,25 @@ def heuristic_policy(game: Any, seed: int | None = 0) -> Policy:
 HeuristicPolicy = heuristic_policy  # the architecture's name: one heuristic bot per game
 
 
+def _rollouts(game: Any) -> str:
+    """The search's default rollouts in words (a game by name: for whatever count is chosen)."""
+    from . import zoo
+    from .ismcts import ZOO_ROLLOUTS, default_rollout
+
+    if isinstance(game, str):
+        return ("the trained bot's rollouts where one is shipped, else the heuristic's"
+                if zoo.short_name(game) in ZOO_ROLLOUTS else "heuristic rollouts")
+    return "the trained bot's rollouts" if default_rollout(game)[0] == "zoo" \
+        else "heuristic rollouts"
+
+
 def policy_choices(game: Any) -> list[tuple[str, str]]:
     """The bots a person may pick by name for `game` (a Game): (spec for `make_policy`, what
     it is). Menus (the web page) are built from this list; a checkpoint path is taken too."""
     choices = [("random", "uniform random over the legal moves")]
     if _game_name(game) in HEURISTICS:
         choices.insert(0, ("heuristic", "the game's heuristic bot"))
-        choices.insert(1, ("ismcts", "search: 200 simulations per move, heuristic rollouts"))
+        choices.insert(1, ("ismcts", f"search: 200 simulations per move, {_rollouts(game)}"))
     from . import zoo
 
     shipped = [e for e in zoo.entries() if e.startswith(zoo.short_name(game) + "-")]

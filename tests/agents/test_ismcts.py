@@ -119,6 +119,21 @@ def test_a_trained_policy_gives_the_prior_and_the_rollouts():
     assert state.legal_action_mask[np.arange(3), acts].all()
 
 
+@pytest.mark.parametrize("name,n,rollout,moves", [
+    ("grifters", 2, "heuristic", 200),
+    ("vaults", 2, "zoo:vaults-2p", 20),  # its heuristic is too slow to roll out with
+    ("vaults", 4, "zoo:vaults-4p", 20),
+    ("vaults", 3, "heuristic", 200),  # no entry at 3 players
+])
+def test_the_default_rollouts_are_the_heuristic_or_where_it_is_slow_the_zoo(name, n, rollout,
+                                                                          moves):
+    bot = make_policy("ismcts", make_game(name, num_players=n))
+    assert (bot.rollout.name, bot.rollout_moves) == (rollout, moves)
+    asked = make_policy("ismcts:rollout=heuristic", make_game(name, num_players=n))
+    assert (asked.rollout.name, asked.rollout_moves) == ("heuristic", 200)
+    assert make_policy("ismcts:rollout_moves=5", make_game(name, num_players=n)).rollout_moves == 5
+
+
 def test_the_measuring_script_prints_a_row_per_budget():
     """scripts/measure_ismcts.py, whose rows docs/bots.md quotes, on a tiny budget."""
     import subprocess
