@@ -134,6 +134,18 @@ def test_the_default_rollouts_are_the_heuristic_or_where_it_is_slow_the_zoo(name
     assert make_policy("ismcts:rollout_moves=5", make_game(name, num_players=n)).rollout_moves == 5
 
 
+def test_the_menu_says_which_rollouts_the_search_uses():
+    from heistbench.agents import policy_choices
+
+    def label(game):
+        return dict(policy_choices(game))["ismcts"]
+
+    assert label(make_game("vaults", num_players=2)).endswith("the trained bot's rollouts")
+    assert label(make_game("vaults", num_players=3)).endswith("heuristic rollouts")
+    assert label(make_game("grifters", num_players=2)).endswith("heuristic rollouts")
+    assert "where one is shipped" in label("vaults_v1")  # a game by name: any count
+
+
 def test_the_measuring_script_prints_a_row_per_budget():
     """scripts/measure_ismcts.py, whose rows docs/bots.md quotes, on a tiny budget."""
     import subprocess
