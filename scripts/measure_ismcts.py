@@ -2,8 +2,11 @@
 
     python scripts/measure_ismcts.py big_deal --simulations 50 200 1000 --games 20 4 4
     python scripts/measure_ismcts.py bad_company --simulations 200 --vs zoo:bad_company-2p
-    python scripts/measure_ismcts.py vaults --simulations 200 --rollout zoo:vaults-2p \
-        --rollout-moves 20
+    python scripts/measure_ismcts.py vaults --players 4 --simulations 200 --games 8
+    python scripts/measure_ismcts.py vaults --simulations 200 --rollout heuristic
+
+The rollout policy defaults to the search's own default for the game: the zoo entry's 20 moves
+in Vaults where one is shipped, the heuristic's 200 moves elsewhere.
 
 Each row plays `games` seat-rotated games (evaluation seeds v1) of ISMCTS with the given
 simulations per move against `--vs`, and reports the win share with its Wilson 95% interval,
@@ -17,7 +20,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from heistbench.agents import make_policy
+from heistbench.agents import make_policy, zoo
+from heistbench.agents.ismcts import default_rollout
 from heistbench.envs import game as make_game
 from heistbench.training.evaluate import evaluate
 
@@ -31,11 +35,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, nargs="+", default=[20],
                     help="games per budget: one number, or one per budget (default 20)")
     ap.add_argument("--vs", default="heuristic", help="the opponent (default heuristic)")
-    ap.add_argument("--rollout", default="heuristic",
-                    help="ISMCTS's rollout policy and prior (default heuristic)")
-    ap.add_argument("--rollout-moves", type=int, default=200,
+    ap.add_argument("--rollout", default=None,
+                    help="ISMCTS's rollout policy and prior (default: the search's default for "
+                         "the game, the zoo entry in Vaults, else the heuristic)")
+    ap.add_argument("--rollout-moves", type=int, default=None,
                     help="moves the rollout policy plays before random moves finish a rollout "
-                         "(default 200)")
+                         "(default: 20 for the default zoo entry, else 200)")
     ap.add_argument("--no-baseline", action="store_true",
                     help="skip the rollout policy's own 2,000 games against the opponent")
     args = ap.parse_args()
@@ -43,18 +48,22 @@ def main() -> None:
     if len(games) != len(args.simulations):
         ap.error("--games takes one number, or one per budget in --simulations")
     game = make_game(args.game, num_players=args.players)
+    rollout, moves = default_rollout(game) if args.rollout is None else (args.rollout, 200)
+    if rollout == "zoo":
+        rollout = "zoo:" + zoo.entry_for(game)  # the same policy, named in the table
+    rollout_moves = moves if args.rollout_moves is None else args.rollout_moves
     base = None
     if not args.no_baseline:
-        base = evaluate(game, make_policy(args.rollout, game), make_policy(args.vs, game), 2000,
-                        name=args.rollout, opponent_name=args.vs)
-        print(f"{args.rollout} (the rollout policy) vs {args.vs}: {100 * base.win_rate:.1f}% "
+        base = evaluate(game, make_policy(rollout, game), make_policy(args.vs, game), 2000,
+                        name=rollout, opponent_name=args.vs)
+        print(f"{rollout} (the rollout policy) vs {args.vs}: {100 * base.win_rate:.1f}% "
               f"[{100 * base.ci_low:.1f}, {100 * base.ci_high:.1f}] of {base.games} games")
-    print(f"| game | players | simulations | vs | games | win rate | 95% CI | over {args.rollout}"
+    print(f"| game | players | simulations | vs | games | win rate | 95% CI | over {rollout}"
           " | moves/s | simulations/s | seconds |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for sims, n in zip(args.simulations, games):
-        bot = make_policy("ismcts", game, simulations=sims, rollout=args.rollout,
-                          rollout_moves=args.rollout_moves)
+        bot = make_policy("ismcts", game, simulations=sims, rollout=rollout,
+                          rollout_moves=rollout_moves)
         t = time.perf_counter()
         row = evaluate(game, bot, make_policy(args.vs, game), n, name="ismcts",
                        opponent_name=args.vs)

@@ -160,6 +160,12 @@ def test_the_measuring_script_prints_a_row_per_budget():
     rows = [r for r in out.stdout.splitlines() if r.startswith("| grifters |")]
     assert [r.split("|")[3].strip() for r in rows] == ["4", "8"]
     assert all("| 2 |" in r and "%" in r for r in rows)
+    assert "| over heuristic |" in out.stdout  # the search's default rollouts, named
+    vaults = subprocess.run([sys.executable, str(script), "vaults", "--simulations", "1",
+                             "--games", "1", "--no-baseline"], capture_output=True, text=True,
+                            timeout=300)
+    assert vaults.returncode == 0, vaults.stderr
+    assert "| over zoo:vaults-2p |" in vaults.stdout
     bad = subprocess.run([sys.executable, str(script), "grifters", "--simulations", "4", "8",
                           "--games", "2", "3", "4"], capture_output=True, text=True, timeout=60)
     assert bad.returncode != 0 and "one per budget" in bad.stderr
