@@ -40,7 +40,7 @@ def main() -> None:
                          "the game, the zoo entry in Vaults, else the heuristic)")
     ap.add_argument("--rollout-moves", type=int, default=None,
                     help="moves the rollout policy plays before random moves finish a rollout "
-                         "(default: 20 for the default zoo entry, else 200)")
+                         "(default: the search's, 20 for its default zoo entry, else 200)")
     ap.add_argument("--no-baseline", action="store_true",
                     help="skip the rollout policy's own 2,000 games against the opponent")
     args = ap.parse_args()
@@ -48,10 +48,9 @@ def main() -> None:
     if len(games) != len(args.simulations):
         ap.error("--games takes one number, or one per budget in --simulations")
     game = make_game(args.game, num_players=args.players)
-    rollout, moves = default_rollout(game) if args.rollout is None else (args.rollout, 200)
+    rollout = args.rollout or default_rollout(game)[0]  # what the search will roll out with
     if rollout == "zoo":
         rollout = "zoo:" + zoo.entry_for(game)  # the same policy, named in the table
-    rollout_moves = moves if args.rollout_moves is None else args.rollout_moves
     base = None
     if not args.no_baseline:
         base = evaluate(game, make_policy(rollout, game), make_policy(args.vs, game), 2000,
@@ -62,8 +61,8 @@ def main() -> None:
           " | moves/s | simulations/s | seconds |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for sims, n in zip(args.simulations, games):
-        bot = make_policy("ismcts", game, simulations=sims, rollout=rollout,
-                          rollout_moves=rollout_moves)
+        bot = make_policy("ismcts", game, simulations=sims, rollout=args.rollout,
+                          rollout_moves=args.rollout_moves)  # None: the search's defaults
         t = time.perf_counter()
         row = evaluate(game, bot, make_policy(args.vs, game), n, name="ismcts",
                        opponent_name=args.vs)
