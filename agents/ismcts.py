@@ -27,6 +27,7 @@ from .base import Policy, RandomPolicy, action_mask, play_out, win_shares
 PRIOR_TRUST = 0.5  # the prior's weight on a bot's own move (the rest: uniform over legal)
 TAIL = 0.05  # rollouts by a bot stop when this share of a wave's worlds is left (random ends)
 EPS_PRIOR = 1e-3  # the prior of a move legal in this world but not where the node was made
+ROLLOUT_MOVES = 200  # the moves a rollout policy plays unless told otherwise (then random ones)
 # games whose heuristic is too slow to roll out with, and the moves their zoo entry plays in a
 # rollout in its place (Vaults: 0.2 searched moves/s with the heuristic's rollouts; with 20
 # moves of its 2-player entry, 2.2 moves/s and 100% of 20 games against the heuristic)
@@ -34,14 +35,14 @@ ZOO_ROLLOUTS = {"vaults": 20}
 
 
 def default_rollout(game: Any) -> tuple[str, int]:
-    """The rollout policy and its moves where none is asked for: the heuristic's 200, or, in a
-    game of ZOO_ROLLOUTS, its zoo entry for this player count where one is shipped."""
+    """The rollout policy and its moves where none is asked for: the heuristic's ROLLOUT_MOVES,
+    or, in a game of ZOO_ROLLOUTS, its zoo entry for this player count where one is shipped."""
     from . import zoo
 
     moves = ZOO_ROLLOUTS.get(zoo.short_name(game))
     if moves is not None and zoo.entry_for(game) in zoo.entries():
         return "zoo", moves
-    return "heuristic", 200
+    return "heuristic", ROLLOUT_MOVES
 
 
 class Node:
@@ -83,7 +84,7 @@ class ISMCTSPolicy(Policy):
             rollout, moves = default_rollout(game)
             rollout_moves = moves if rollout_moves is None else rollout_moves
         elif rollout_moves is None:
-            rollout_moves = 200
+            rollout_moves = ROLLOUT_MOVES
         if simulations is None and time_ms is None:
             raise ValueError("ismcts needs a budget: simulations, time_ms or both")
         if simulations is not None and int(simulations) < 1:
